@@ -1,0 +1,103 @@
+package org.pocache.testkit.hdfs;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The read speed of one DataNode, adjustable while it runs: a bandwidth cap shared
+ * by all of its block reads (like one disk) and a fixed delay added to every block
+ * read operation (like a slow seek or a sync storm). Unlimited and zero by default.
+ *
+ * <p>The cap is a virtual clock: each chunk of bytes reserves the next
+ * {@code bytes / rate} seconds of the DataNode's time and is released when its slot
+ * ends. Idle time is not saved up beyond a 2 ms slack, so bursts above the rate
+ * are at most 2 ms worth of bytes.
+ */
+public final class DataNodeThrottle {
+  private static final long SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+  private static final long MIN_SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  private volatile long bytesPerSecond; // 0 = unlimited
+  private volatile long delayMillisPerRead;
+  private long nextFreeNanos;           // guarded by this
+
+  /** Caps reads at {@code bytesPerSecond} (0 = unlimited). */
+  public void setBandwidth(long bytesPerSecond) {
+    if (bytesPerSecond < 0) {
+      throw new IllegalArgumentException("bandwidth must be >= 0 bytes/s, got " + bytesPerSecond);
+    }
+    this.bytesPerSecond = bytesPerSecond;
+  }
+
+  public long bandwidth() {
+    return bytesPerSecond;
+  }
+
+  /** Adds {@code millis} to the start of every block read (0 = none). */
+  public void setDelayPerRead(long millis) {
+    if (millis < 0) {
+      throw new IllegalArgumentException("delay must be >= 0 ms, got " + millis);
+    }
+    this.delayMillisPerRead = millis;
+  }
+
+  public long delayPerRead() {
+    return delayMillisPerRead;
+  }
+
+  /** No cap, no delay. */
+  public void reset() {
+    setBandwidth(0);
+    setDelayPerRead(0);
+  }
+
+  /** Called once when a block read starts. */
+  void onReadStart() throws IOException {
+    long d = delayMillisPerRead;
+    if (d > 0) {
+      sleepNanos(TimeUnit.MILLISECONDS.toNanos(d));
+    }
+  }
+
+  /** Called after {@code bytes} were read from disk; blocks until the cap allows them. */
+  void pace(int bytes) throws IOException {
+    long rate = bytesPerSecond;
+    if (rate <= 0 || bytes <= 0) {
+      return;
+    }
+    long cost = (long) ((double) bytes * TimeUnit.SECONDS.toNanos(1) / rate);
+    long now = System.nanoTime();
+    long release;
+    synchronized (this) {
+      // A clock at most SLACK behind now still counts: it absorbs sleep overshoot,
+      // which would otherwise push the achieved rate below the cap.
+      long start = nextFreeNanos - (now - SLACK_NANOS) > 0 ? nextFreeNanos : now - SLACK_NANOS;
+      release = start + cost;
+      nextFreeNanos = release;
+    }
+    // Tiny reads do not sleep each time (a sleep costs more than it asks for); the
+    // clock has advanced anyway, so the next read waits for them.
+    if (release - now > MIN_SLEEP_NANOS) {
+      sleepNanos(release - now);
+    }
+  }
+
+  private static void sleepNanos(long nanos) throws InterruptedIOException {
+    if (nanos <= 0) {
+      return;
+    }
+    try {
+      TimeUnit.NANOSECONDS.sleep(nanos);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while throttling a DataNode read");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DataNodeThrottle[" + (bytesPerSecond == 0 ? "unlimited" : bytesPerSecond + " B/s")
+        + ", delay " + delayMillisPerRead + " ms/read]";
+  }
+}
