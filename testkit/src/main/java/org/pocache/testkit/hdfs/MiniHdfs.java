@@ -54,6 +54,7 @@ import org.pocache.testkit.TestDirs;
 public final class MiniHdfs implements AutoCloseable {
   private static final Pattern EC_POLICY_NAME = Pattern.compile("(RS|XOR)-(\\d+)-(\\d+)-(\\d+)k");
   private static final int WRITE_CHUNK = 1 << 20;
+  private static final long REPLICATION_TIMEOUT_NANOS = 30_000_000_000L;
 
   /** Options; {@link #start()} builds the cluster. */
   public static final class Builder {
@@ -208,7 +209,7 @@ public final class MiniHdfs implements AutoCloseable {
         }
       }
     }
-    List<int[]> actual = dataNodesOfBlocks(p);
+    List<int[]> actual = awaitReplication(p, replication);
     for (int b = 0; b < blocks; b++) {
       int[] want = replicasOfBlock.apply(b).clone();
       int[] got = actual.get(b).clone();
@@ -217,6 +218,38 @@ public final class MiniHdfs implements AutoCloseable {
       if (!Arrays.equals(want, got)) {
         throw new IOException("block " + b + " of " + p + " landed on DataNodes " + Arrays.toString(got)
             + ", wanted " + Arrays.toString(want));
+      }
+    }
+  }
+
+  /**
+   * Waits until every block of {@code p} has {@code replication} known locations
+   * and returns them: DataNodes report finished replicas to the NameNode
+   * asynchronously, so right after {@code close()} a block may show fewer.
+   */
+  public List<int[]> awaitReplication(Path p, int replication) throws IOException {
+    long deadline = System.nanoTime() + REPLICATION_TIMEOUT_NANOS;
+    while (true) {
+      List<int[]> where = dataNodesOfBlocks(p);
+      boolean done = true;
+      for (int[] replicas : where) {
+        done &= replicas.length >= replication;
+      }
+      if (done) {
+        return where;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        StringBuilder sb = new StringBuilder();
+        for (int[] replicas : where) {
+          sb.append(Arrays.toString(replicas));
+        }
+        throw new IOException(p + " did not reach replication " + replication + " in time: " + sb);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted waiting for replication of " + p);
       }
     }
   }

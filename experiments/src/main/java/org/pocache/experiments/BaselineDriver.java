@@ -1,0 +1,316 @@
+package org.pocache.experiments;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.pocache.testkit.DataPattern;
+import org.pocache.testkit.hdfs.MiniHdfs;
+import org.pocache.testkit.redis.RedisServerFixture;
+
+/**
+ * The straggler problem, reproduced (POCache paper, Experiments 1 and 2): F files of
+ * k blocks are read whole on a MiniDFSCluster whose DataNodes all serve at one
+ * "disk" bandwidth, first with no straggler and then with one DataNode at 1/s of
+ * that bandwidth.
+ *
+ * <ul>
+ *   <li>vanilla / contiguous: sequential read; replication 1, block i pinned to
+ *       DataNode i, so the straggler (DataNode 0) holds block 0 of every file;</li>
+ *   <li>hr / contiguous: HDFS hedged reads, one pread per block; replication 2 over
+ *       k+1 DataNodes (block i on DataNodes i and i+1), so every block has a replica
+ *       off the straggler;</li>
+ *   <li>pr / contiguous: the k blocks read by k parallel preads;</li>
+ *   <li>vanilla / striped: sequential read of an erasure-coded file (HDFS reads the k
+ *       data cells of a row in parallel); the straggler is the DataNode holding the
+ *       file's first data block.</li>
+ * </ul>
+ * Every read's bytes are checked against what was written.
+ */
+public final class BaselineDriver {
+  static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "block-size",
+      "disk-bandwidth", "slowdown", "hedge-threshold-ms", "striped-policy", "seed");
+  static final List<String> FLAGS = Arrays.asList("help");
+
+  static final String USAGE = String.join("\n",
+      "Usage: pocache demo [options]",
+      "Reads F files of k blocks on a MiniDFSCluster with and without one straggler DataNode",
+      "and prints read latencies per mode (vanilla, hr, pr; striped vanilla).",
+      "",
+      "  --json FILE              also write the results as JSON to FILE",
+      "  --k N                    data blocks per file (default 4)",
+      "  --files F                files per layout (default 4)",
+      "  --repeats R              reads of each file per row (default 2)",
+      "  --block-size SIZE        HDFS block size, e.g. 4m (default 4m)",
+      "  --disk-bandwidth SIZE    read bandwidth of every DataNode per second, e.g. 64m (default 64m)",
+      "  --slowdown S             the straggler serves at disk-bandwidth / S (default 10)",
+      "  --hedge-threshold-ms MS  dfs.client.hedged.read.threshold.millis for hr (default 0, as in the paper)",
+      "  --striped-policy NAME    erasure-coding policy of the striped files (default: RS-3-2-1024k,",
+      "                           RS-6-3-1024k or RS-10-4-1024k when k matches, else RS-<k>-2-1024k)",
+      "  --seed N                 seed of the file contents (default 1)",
+      "  --help                   this text");
+
+  /** The parameters of one run. */
+  public static final class Config {
+    int k = 4;
+    int files = 4;
+    int repeats = 2;
+    long blockSize = 4L << 20;
+    long diskBandwidth = 64L << 20;
+    double slowdown = 10;
+    long hedgeThresholdMillis = 0;
+    String stripedPolicy;
+    long seed = 1;
+    File json;
+
+    static Config parse(String[] args) throws UsageException {
+      Options o = Options.parse(args, VALUED, FLAGS);
+      Config c = new Config();
+      if (o.has("help")) {
+        throw new HelpRequested();
+      }
+      c.k = o.intValue("k", c.k, 2, 32);
+      c.files = o.intValue("files", c.files, 1, 10_000);
+      c.repeats = o.intValue("repeats", c.repeats, 1, 10_000);
+      c.blockSize = o.bytes("block-size", c.blockSize, 1 << 20);
+      if (c.blockSize % 512 != 0 || c.blockSize > (1L << 30)) {
+        throw new UsageException("--block-size must be a multiple of 512 bytes and at most 1g, got "
+            + c.blockSize);
+      }
+      c.diskBandwidth = o.bytes("disk-bandwidth", c.diskBandwidth, 1 << 20);
+      c.slowdown = o.doubleValue("slowdown", c.slowdown, 1);
+      c.hedgeThresholdMillis = o.intValue("hedge-threshold-ms", 0, 0, 600_000);
+      c.stripedPolicy = o.string("striped-policy", defaultStripedPolicy(c.k));
+      c.seed = o.intValue("seed", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
+      String json = o.string("json", null);
+      c.json = json == null ? null : new File(json);
+      return c;
+    }
+
+    int parityOfStripedPolicy() throws UsageException {
+      String[] parts = stripedPolicy.split("-");
+      try {
+        if (parts.length == 4 && Integer.parseInt(parts[1]) == k) {
+          return Integer.parseInt(parts[2]);
+        }
+      } catch (NumberFormatException e) {
+        // fall through
+      }
+      throw new UsageException("--striped-policy must look like RS-" + k + "-<m>-<cell>k (k data units"
+          + " to match --k " + k + "), got '" + stripedPolicy + "'");
+    }
+  }
+
+  /** --help: print usage and exit 0. */
+  static final class HelpRequested extends UsageException {
+    private static final long serialVersionUID = 1L;
+
+    HelpRequested() {
+      super("help");
+    }
+  }
+
+  static String defaultStripedPolicy(int k) {
+    switch (k) {
+      case 3:
+        return "RS-3-2-1024k";
+      case 6:
+        return "RS-6-3-1024k";
+      case 10:
+        return "RS-10-4-1024k";
+      default:
+        return "RS-" + k + "-2-1024k";
+    }
+  }
+
+  public static void main(String[] args) {
+    if (System.getProperty("log4j.configuration") == null) {
+      System.setProperty("log4j.configuration", "pocache-demo-log4j.properties");
+    }
+    Config c;
+    try {
+      c = Config.parse(args);
+    } catch (HelpRequested h) {
+      System.out.println(USAGE);
+      return;
+    } catch (UsageException e) {
+      System.err.println("pocache demo: " + e.getMessage());
+      System.err.println(USAGE);
+      System.exit(2);
+      return;
+    }
+    try {
+      ResultTable t = run(c, System.out);
+      System.exit(t.bytesVerified() ? 0 : 1);
+    } catch (UsageException e) {
+      System.err.println("pocache demo: " + e.getMessage());
+      System.exit(2);
+    } catch (Exception e) {
+      System.err.println("pocache demo failed: " + e);
+      e.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  /** Runs the whole experiment, printing progress and the table to {@code out}. */
+  public static ResultTable run(Config c, PrintStream out) throws Exception {
+    int stripedParity = c.parityOfStripedPolicy();
+    int dataNodes = Math.max(c.k + 1, c.k + stripedParity);
+    long fileLength = c.k * c.blockSize;
+    long stragglerBandwidth = Math.max(1, (long) (c.diskBandwidth / c.slowdown));
+    ResultTable table = new ResultTable();
+    table.config("k", c.k);
+    table.config("files", c.files);
+    table.config("repeats", c.repeats);
+    table.config("block_bytes", c.blockSize);
+    table.config("datanodes", dataNodes);
+    table.config("disk_bandwidth_bytes_per_s", c.diskBandwidth);
+    table.config("straggler_bandwidth_bytes_per_s", stragglerBandwidth);
+    table.config("hedge_threshold_ms", c.hedgeThresholdMillis);
+    table.config("striped_policy", c.stripedPolicy);
+
+    out.printf(Locale.ROOT, "POCache baseline: %d files x %d blocks of %s on %d DataNodes at %s/s each;"
+        + " straggler at %.1f MiB/s (1/%s)%n", c.files, c.k, size(c.blockSize), dataNodes,
+        size(c.diskBandwidth), stragglerBandwidth / (double) (1 << 20), trim(c.slowdown));
+
+    ExecutorService pool = Executors.newFixedThreadPool(c.k);
+    try (RedisServerFixture redis = RedisServerFixture.builder().start();
+         MiniHdfs hdfs = MiniHdfs.builder().dataNodes(dataNodes).start()) {
+      out.printf("redis-server %s on port %d (%s); POCache rows come with the client data path%n",
+          redis.version(), redis.port(), redis.binary().source().name().toLowerCase(Locale.ROOT));
+
+      List<Path> plain = new ArrayList<>();
+      List<Path> hedged = new ArrayList<>();
+      List<Path> striped = new ArrayList<>();
+      for (int f = 0; f < c.files; f++) {
+        Path p = new Path("/baseline/r1/file-" + f);
+        hdfs.writePinnedFile(p, c.blockSize, c.k, seedOf(c, "r1", f));
+        plain.add(p);
+        Path h = new Path("/baseline/r2/file-" + f);
+        hdfs.writePinnedFile(h, c.blockSize, fileLength, seedOf(c, "r2", f), b -> new int[] {b, b + 1});
+        hedged.add(h);
+        Path s = new Path("/baseline/striped/file-" + f);
+        hdfs.writeStripedFile(s, c.stripedPolicy, fileLength, seedOf(c, "striped", f));
+        striped.add(s);
+      }
+      out.printf("wrote %d files per layout (contiguous r1, contiguous r2, striped %s)%n%n", c.files,
+          c.stripedPolicy);
+
+      hdfs.setAllBandwidth(c.diskBandwidth);
+      byte[] buf = new byte[(int) fileLength];
+      WholeFileRead vanilla = WholeFileRead.sequential(1 << 20);
+      List<Integer> firstDataNode = new ArrayList<>();
+      for (Path s : striped) {
+        firstDataNode.add(hdfs.dataNodesOfBlockGroups(s).get(0)[0]);
+      }
+      try (FileSystem plainFs = FileSystem.newInstance(hdfs.fs().getUri(), hdfs.conf())) {
+        for (boolean straggler : new boolean[] {false, true}) {
+          measure(table, "vanilla", "contiguous", straggler, plainFs, plain, "r1", vanilla, c, hdfs,
+              buf, f -> 0);
+          measure(table, "pr", "contiguous", straggler, plainFs, plain, "r1",
+              WholeFileRead.parallelBlockPreads(c.blockSize, pool), c, hdfs, buf, f -> 0);
+          measure(table, "vanilla", "striped", straggler, plainFs, striped, "striped", vanilla, c, hdfs,
+              buf, firstDataNode::get);
+        }
+      }
+      // HR comes last: DFSClient's hedged-read pool is static, so once one client in
+      // this JVM hedges, every later pread in the JVM is hedged too (HDFS 3.1.4).
+      Configuration hedgedConf = hdfs.conf();
+      hedgedConf.setInt(HdfsClientConfigKeys.HedgedRead.THREADPOOL_SIZE_KEY, Math.max(2, c.k));
+      hedgedConf.setLong(HdfsClientConfigKeys.HedgedRead.THRESHOLD_MILLIS_KEY, c.hedgeThresholdMillis);
+      try (FileSystem hedgedFs = FileSystem.newInstance(hdfs.fs().getUri(), hedgedConf)) {
+        for (boolean straggler : new boolean[] {false, true}) {
+          measure(table, "hr", "contiguous", straggler, hedgedFs, hedged, "r2",
+              WholeFileRead.blockByBlockPread(c.blockSize), c, hdfs, buf, f -> 0);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    table.sortByStraggler();
+    table.print(out);
+    out.printf(Locale.ROOT, "(a sequential read of %d blocks, one of them at 1/%s speed, can slow down by at most"
+        + " (k-1+s)/k = %.2fx; parallel reads by s = %sx)%n", c.k, trim(c.slowdown),
+        (c.k - 1 + c.slowdown) / c.k, trim(c.slowdown));
+    if (c.json != null) {
+      table.writeJson(c.json);
+      out.println("wrote " + c.json);
+    }
+    return table;
+  }
+
+  /**
+   * Reads every file {@code repeats} times in {@code mode}, timing each whole-file
+   * read; with {@code straggler}, DataNode {@code stragglerOf(f)} serves file f at
+   * the straggler's bandwidth while it is read.
+   */
+  private static void measure(ResultTable table, String mode, String layout, boolean straggler,
+      FileSystem fs, List<Path> files, String seedTag, WholeFileRead how, Config c, MiniHdfs hdfs,
+      byte[] buf, java.util.function.IntUnaryOperator stragglerOf) throws IOException {
+    long stragglerBandwidth = Math.max(1, (long) (c.diskBandwidth / c.slowdown));
+    if (!straggler) {
+      // One untimed read: class loading, connections and JIT are not the straggler's fault.
+      try (FSDataInputStream in = fs.open(files.get(0))) {
+        how.read(in, buf);
+      }
+    }
+    double[] latencies = new double[files.size() * c.repeats];
+    int n = 0;
+    for (int r = 0; r < c.repeats; r++) {
+      for (int f = 0; f < files.size(); f++) {
+        int slow = stragglerOf.applyAsInt(f);
+        if (straggler) {
+          hdfs.throttle(slow).setBandwidth(stragglerBandwidth);
+        }
+        Arrays.fill(buf, (byte) 0);
+        long start = System.nanoTime();
+        try (FSDataInputStream in = fs.open(files.get(f))) {
+          how.read(in, buf);
+        } finally {
+          if (straggler) {
+            hdfs.throttle(slow).setBandwidth(c.diskBandwidth);
+          }
+        }
+        latencies[n++] = (System.nanoTime() - start) / 1e6;
+        long bad = DataPattern.firstMismatch(seedOf(c, seedTag, f), 0, buf, 0, buf.length);
+        if (bad >= 0) {
+          table.markVerificationFailed();
+          System.err.printf("%s %s read of %s returned a wrong byte at offset %d%n", mode, layout,
+              files.get(f), bad);
+        }
+      }
+    }
+    table.add(mode, layout, straggler, latencies);
+  }
+
+  static long seedOf(Config c, String tag, int file) {
+    return c.seed * 1_000_003L + tag.hashCode() * 31L + file;
+  }
+
+  static String size(long bytes) {
+    if (bytes % (1L << 30) == 0) {
+      return (bytes >> 30) + " GiB";
+    }
+    if (bytes % (1L << 20) == 0) {
+      return (bytes >> 20) + " MiB";
+    }
+    if (bytes % 1024 == 0) {
+      return (bytes >> 10) + " KiB";
+    }
+    return bytes + " B";
+  }
+
+  private static String trim(double d) {
+    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+  }
+}

@@ -1,0 +1,133 @@
+package org.pocache.experiments;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The rows of a read-latency experiment: printed as a table, written as JSON. */
+public final class ResultTable {
+  /** One (mode, layout, straggler) combination and its latencies. */
+  public static final class Row {
+    public final String mode;
+    public final String layout;
+    public final boolean straggler;
+    public final LatencyStats stats;
+
+    Row(String mode, String layout, boolean straggler, LatencyStats stats) {
+      this.mode = mode;
+      this.layout = layout;
+      this.straggler = straggler;
+      this.stats = stats;
+    }
+  }
+
+  private final List<Row> rows = new ArrayList<>();
+  private final Map<String, Object> config = new LinkedHashMap<>();
+  private boolean bytesVerified = true;
+
+  public void add(String mode, String layout, boolean straggler, double[] latenciesMillis) {
+    rows.add(new Row(mode, layout, straggler, new LatencyStats(latenciesMillis)));
+  }
+
+  /** Records a run parameter; it goes into the JSON's "config" object. */
+  public void config(String key, Object value) {
+    config.put(key, value);
+  }
+
+  /** Marks that some read returned wrong bytes. */
+  public void markVerificationFailed() {
+    bytesVerified = false;
+  }
+
+  public boolean bytesVerified() {
+    return bytesVerified;
+  }
+
+  public List<Row> rows() {
+    return rows;
+  }
+
+  /** Puts the rows without a straggler first, keeping the order within each group. */
+  public void sortByStraggler() {
+    rows.sort((a, b) -> Boolean.compare(a.straggler, b.straggler));
+  }
+
+  /** The row for this combination, or null. */
+  public Row find(String mode, String layout, boolean straggler) {
+    for (Row r : rows) {
+      if (r.mode.equals(mode) && r.layout.equals(layout) && r.straggler == straggler) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  public void print(PrintStream out) {
+    out.printf(Locale.ROOT, "%-9s %-11s %-9s %6s %10s %10s %10s %10s%n",
+        "mode", "layout", "straggler", "reads", "mean_ms", "p50_ms", "p95_ms", "p99_ms");
+    for (Row r : rows) {
+      out.printf(Locale.ROOT, "%-9s %-11s %-9s %6d %10.1f %10.1f %10.1f %10.1f%n", r.mode, r.layout,
+          r.straggler ? "yes" : "no", r.stats.count(), r.stats.mean(), r.stats.percentile(50),
+          r.stats.percentile(95), r.stats.percentile(99));
+    }
+    out.println();
+    for (Row slow : rows) {
+      Row base = slow.straggler ? find(slow.mode, slow.layout, false) : null;
+      if (base != null) {
+        out.printf(Locale.ROOT, "straggler slowdown (mean): %-8s %-11s %5.2fx%n", slow.mode, slow.layout,
+            slow.stats.mean() / base.stats.mean());
+      }
+    }
+    out.println("bytes verified: " + (bytesVerified ? "yes, every read" : "NO - some read returned wrong bytes"));
+  }
+
+  public String toJson() {
+    StringBuilder sb = new StringBuilder("{\n  \"rows\": [\n");
+    for (int i = 0; i < rows.size(); i++) {
+      Row r = rows.get(i);
+      sb.append(String.format(Locale.ROOT,
+          "    {\"mode\": %s, \"layout\": %s, \"straggler\": %b, \"reads\": %d, \"mean_ms\": %.3f,"
+              + " \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"p99_ms\": %.3f}",
+          quote(r.mode), quote(r.layout), r.straggler, r.stats.count(), r.stats.mean(),
+          r.stats.percentile(50), r.stats.percentile(95), r.stats.percentile(99)));
+      sb.append(i + 1 < rows.size() ? ",\n" : "\n");
+    }
+    sb.append("  ],\n  \"bytes_verified\": ").append(bytesVerified).append(",\n  \"config\": {");
+    int i = 0;
+    for (Map.Entry<String, Object> e : config.entrySet()) {
+      sb.append(i++ == 0 ? "" : ", ").append(quote(e.getKey())).append(": ");
+      Object v = e.getValue();
+      sb.append(v instanceof Number || v instanceof Boolean ? v.toString() : quote(String.valueOf(v)));
+    }
+    return sb.append("}\n}\n").toString();
+  }
+
+  public void writeJson(File f) throws IOException {
+    File parent = f.getAbsoluteFile().getParentFile();
+    if (parent != null) {
+      Files.createDirectories(parent.toPath());
+    }
+    Files.write(f.toPath(), toJson().getBytes(StandardCharsets.UTF_8));
+  }
+
+  static String quote(String s) {
+    StringBuilder sb = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else if (c < 0x20) {
+        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.append('"').toString();
+  }
+}

@@ -1,0 +1,53 @@
+package org.pocache.experiments;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.junit.Test;
+import org.pocache.testkit.TestDirs;
+
+/**
+ * The baseline driver end to end on a small cluster: every mode, layout and
+ * straggler state gets a row, every read is verified, and the JSON carries it all.
+ * (Whether the straggler hurts is what `pocache demo` shows; no timing asserts here.)
+ */
+public class TestBaselineDriver {
+
+  @Test
+  public void producesEveryRowWithVerifiedBytes() throws Exception {
+    File json = new File(TestDirs.fresh("baseline"), "baseline.json");
+    BaselineDriver.Config c = BaselineDriver.Config.parse(new String[] {"--k", "3", "--files", "2",
+        "--repeats", "1", "--block-size", "1m", "--disk-bandwidth", "64m", "--json", json.getPath()});
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ResultTable t = BaselineDriver.run(c, new PrintStream(printed, true, "UTF-8"));
+
+    assertTrue(t.bytesVerified());
+    assertEquals(8, t.rows().size());
+    for (boolean straggler : new boolean[] {false, true}) {
+      for (String[] ml : new String[][] {{"vanilla", "contiguous"}, {"hr", "contiguous"},
+          {"pr", "contiguous"}, {"vanilla", "striped"}}) {
+        ResultTable.Row r = t.find(ml[0], ml[1], straggler);
+        assertNotNull(ml[0] + "/" + ml[1] + "/" + straggler, r);
+        assertEquals(2, r.stats.count());
+        assertTrue(r.stats.mean() > 0);
+        assertTrue(r.stats.percentile(50) <= r.stats.percentile(99));
+      }
+    }
+    // Without-straggler rows come first.
+    assertTrue(!t.rows().get(0).straggler && t.rows().get(7).straggler);
+
+    String text = printed.toString("UTF-8");
+    assertTrue(text, text.contains("mode      layout      straggler"));
+    assertTrue(text, text.contains("bytes verified: yes"));
+    String written = new String(Files.readAllBytes(json.toPath()), StandardCharsets.UTF_8);
+    assertTrue(written, written.contains("\"bytes_verified\": true"));
+    assertEquals(8, written.split("\"mode\":", -1).length - 1);
+    assertTrue(written, written.contains("\"striped_policy\": \"RS-3-2-1024k\""));
+  }
+}

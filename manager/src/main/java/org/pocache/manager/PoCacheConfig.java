@@ -1,0 +1,51 @@
+package org.pocache.manager;
+
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Typed, validating access to the {@code dfs.pocache.*} keys. Hadoop's own getters
+ * silently fall back to the default on a typo ("ture"); these fail at startup
+ * with the key's name, so a misconfiguration is found when it is made.
+ */
+public final class PoCacheConfig {
+  /** The file documenting every key with its default, loaded like hdfs-default.xml. */
+  public static final String DEFAULT_RESOURCE = "pocache-default.xml";
+
+  static {
+    Configuration.addDefaultResource(DEFAULT_RESOURCE);
+  }
+
+  private PoCacheConfig() {
+  }
+
+  /** Loads {@code pocache-default.xml} as a default resource of every Configuration. */
+  public static void init() {
+    // The static initializer does the work; calling this makes sure it ran.
+  }
+
+  /** {@link PoCacheConfigKeys#ENABLED_KEY}. */
+  public static boolean isEnabled(Configuration conf) {
+    return getBoolean(conf, PoCacheConfigKeys.ENABLED_KEY, PoCacheConfigKeys.ENABLED_DEFAULT);
+  }
+
+  /**
+   * A boolean key that must be "true" or "false" (any case, surrounding blanks ignored).
+   *
+   * @throws IllegalArgumentException naming the key and the value otherwise
+   */
+  public static boolean getBoolean(Configuration conf, String key, boolean dflt) {
+    String v = conf.getTrimmed(key);
+    if (v == null || v.isEmpty()) {
+      return dflt;
+    }
+    switch (v.toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
+    }
+  }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Tests of scripts/pocache's command line: exit codes and messages for good and bad
+# input. Run by `scripts/pocache test` after the Maven suite (so the build exists).
+set -uo pipefail
+
+POCACHE="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/pocache"
+failures=0
+
+# expect <exit code> <text the output must contain> <args...>
+expect() {
+  local code=$1 text=$2
+  shift 2
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [[ $rc -ne $code ]]; then
+    echo "FAIL: '$*' exited $rc, expected $code; output: $out"; failures=$((failures + 1))
+  elif [[ "$out" != *"$text"* ]]; then
+    echo "FAIL: '$*' did not print '$text'; output: $out"; failures=$((failures + 1))
+  else
+    echo "ok: '$*' -> $rc"
+  fi
+}
+
+expect 0 "Usage: pocache <command>" "$POCACHE" help
+expect 2 "Usage: pocache <command>" "$POCACHE"
+expect 2 "unknown command 'frobnicate'" "$POCACHE" frobnicate
+expect 2 "test takes no options" "$POCACHE" test --fast
+expect 2 "unknown option --bogus" "$POCACHE" demo --bogus
+expect 2 "--k must be in [2, 32], got 1" "$POCACHE" demo --k 1
+expect 0 "Usage: pocache demo" "$POCACHE" demo --help
+
+# A machine without a JDK or Maven: one line saying which.
+empty=$(mktemp -d)
+expect 1 "'java' is not on the PATH" env -u JAVA_HOME PATH="$empty:/usr/bin/env-does-not-exist" /bin/bash "$POCACHE" build
+mkdir -p "$empty/bin"
+for tool in java javac awk; do
+  p=$(command -v "$tool") && ln -s "$p" "$empty/bin/$tool"
+done
+expect 1 "'mvn' is not on the PATH" env -u JAVA_HOME PATH="$empty/bin" /bin/bash "$POCACHE" build
+rm -rf "$empty"
+
+if [[ $failures -gt 0 ]]; then
+  echo "$failures launcher test(s) failed"
+  exit 1
+fi
+echo "launcher tests passed"
