@@ -13,6 +13,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSHedgedReadMetrics;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
@@ -39,8 +41,17 @@ import org.pocache.testkit.redis.RedisServerFixture;
  */
 public final class BaselineDriver {
   static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "block-size",
-      "disk-bandwidth", "slowdown", "hedge-threshold-ms", "striped-policy", "seed");
+      "disk-bandwidth", "slowdown", "hedge-threshold-ms", "hedge-threads", "striped-policy", "seed");
   static final List<String> FLAGS = Arrays.asList("help");
+
+  /**
+   * Large enough that the hedged-read pool does not run out in these runs. HDFS
+   * 3.1 never interrupts the losing read of a hedge, so abandoned reads of the
+   * straggler hold pool threads; a pool of only k threads runs out, and the
+   * overflow read runs in the reader's thread, possibly against the straggler
+   * (see HedgedReadOpsInCurThread in the demo's output with --hedge-threads 4).
+   */
+  static final int DEFAULT_HEDGE_THREADS = 16;
 
   static final String USAGE = String.join("\n",
       "Usage: pocache demo [options]",
@@ -55,6 +66,7 @@ public final class BaselineDriver {
       "  --disk-bandwidth SIZE    read bandwidth of every DataNode per second, e.g. 64m (default 64m)",
       "  --slowdown S             the straggler serves at disk-bandwidth / S (default 10)",
       "  --hedge-threshold-ms MS  dfs.client.hedged.read.threshold.millis for hr (default 0, as in the paper)",
+      "  --hedge-threads N        dfs.client.hedged.read.threadpool.size for hr (default 16)",
       "  --striped-policy NAME    erasure-coding policy of the striped files (default: RS-3-2-1024k,",
       "                           RS-6-3-1024k or RS-10-4-1024k when k matches, else RS-<k>-2-1024k)",
       "  --seed N                 seed of the file contents (default 1)",
@@ -69,6 +81,7 @@ public final class BaselineDriver {
     long diskBandwidth = 64L << 20;
     double slowdown = 10;
     long hedgeThresholdMillis = 0;
+    int hedgeThreads;
     String stripedPolicy;
     long seed = 1;
     File json;
@@ -90,6 +103,7 @@ public final class BaselineDriver {
       c.diskBandwidth = o.bytes("disk-bandwidth", c.diskBandwidth, 1 << 20);
       c.slowdown = o.doubleValue("slowdown", c.slowdown, 1);
       c.hedgeThresholdMillis = o.intValue("hedge-threshold-ms", 0, 0, 600_000);
+      c.hedgeThreads = o.intValue("hedge-threads", DEFAULT_HEDGE_THREADS, 1, 1024);
       c.stripedPolicy = o.string("striped-policy", defaultStripedPolicy(c.k));
       c.seed = o.intValue("seed", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
       String json = o.string("json", null);
@@ -177,6 +191,7 @@ public final class BaselineDriver {
     table.config("disk_bandwidth_bytes_per_s", c.diskBandwidth);
     table.config("straggler_bandwidth_bytes_per_s", stragglerBandwidth);
     table.config("hedge_threshold_ms", c.hedgeThresholdMillis);
+    table.config("hedge_threads", c.hedgeThreads);
     table.config("striped_policy", c.stripedPolicy);
 
     out.printf(Locale.ROOT, "POCache baseline: %d files x %d blocks of %s on %d DataNodes at %s/s each;"
@@ -226,12 +241,19 @@ public final class BaselineDriver {
       // HR comes last: DFSClient's hedged-read pool is static, so once one client in
       // this JVM hedges, every later pread in the JVM is hedged too (HDFS 3.1.4).
       Configuration hedgedConf = hdfs.conf();
-      hedgedConf.setInt(HdfsClientConfigKeys.HedgedRead.THREADPOOL_SIZE_KEY, Math.max(2, c.k));
+      hedgedConf.setInt(HdfsClientConfigKeys.HedgedRead.THREADPOOL_SIZE_KEY, c.hedgeThreads);
       hedgedConf.setLong(HdfsClientConfigKeys.HedgedRead.THRESHOLD_MILLIS_KEY, c.hedgeThresholdMillis);
       try (FileSystem hedgedFs = FileSystem.newInstance(hdfs.fs().getUri(), hedgedConf)) {
+        // The counters are JVM-wide and cumulative: report each row's share.
+        DFSHedgedReadMetrics counters = ((DistributedFileSystem) hedgedFs).getHedgedReadMetrics();
         for (boolean straggler : new boolean[] {false, true}) {
+          long ops = counters.getHedgedReadOps();
+          long wins = counters.getHedgedReadWins();
+          long inCaller = counters.getHedgedReadOpsInCurThread();
           measure(table, "hr", "contiguous", straggler, hedgedFs, hedged, "r2",
               WholeFileRead.blockByBlockPread(c.blockSize), c, hdfs, buf, f -> 0);
+          table.hedgedReads(straggler, counters.getHedgedReadOps() - ops,
+              counters.getHedgedReadWins() - wins, counters.getHedgedReadOpsInCurThread() - inCaller);
         }
       }
     } finally {

@@ -31,6 +31,7 @@ public final class ResultTable {
   private final List<Row> rows = new ArrayList<>();
   private final Map<String, Object> config = new LinkedHashMap<>();
   private boolean bytesVerified = true;
+  private final List<long[]> hedged = new ArrayList<>(); // {straggler 0/1, ops, wins, in caller thread}
 
   public void add(String mode, String layout, boolean straggler, double[] latenciesMillis) {
     rows.add(new Row(mode, layout, straggler, new LatencyStats(latenciesMillis)));
@@ -39,6 +40,16 @@ public final class ResultTable {
   /** Records a run parameter; it goes into the JSON's "config" object. */
   public void config(String key, Object value) {
     config.put(key, value);
+  }
+
+  /**
+   * Records HDFS's hedged-read counters for an hr row (DFSHedgedReadMetrics):
+   * HedgedReadOps, HedgedReadWins (in 3.1.4: hedged reads that finished, whichever
+   * replica answered) and HedgedReadOpsInCurThread (reads the exhausted pool pushed
+   * back onto the reader's own thread).
+   */
+  public void hedgedReads(boolean straggler, long ops, long wins, long inCallerThread) {
+    hedged.add(new long[] {straggler ? 1 : 0, ops, wins, inCallerThread});
   }
 
   /** Marks that some read returned wrong bytes. */
@@ -85,6 +96,11 @@ public final class ResultTable {
             slow.stats.mean() / base.stats.mean());
       }
     }
+    for (long[] h : hedged) {
+      out.printf(Locale.ROOT, "hr (straggler %s): HDFS counters HedgedReadOps %d, HedgedReadWins %d,"
+          + " HedgedReadOpsInCurThread %d (hedges the exhausted pool ran in the reader's thread)%n",
+          h[0] == 1 ? "yes" : "no", h[1], h[2], h[3]);
+    }
     out.println("bytes verified: " + (bytesVerified ? "yes, every read" : "NO - some read returned wrong bytes"));
   }
 
@@ -99,7 +115,15 @@ public final class ResultTable {
           r.stats.percentile(50), r.stats.percentile(95), r.stats.percentile(99)));
       sb.append(i + 1 < rows.size() ? ",\n" : "\n");
     }
-    sb.append("  ],\n  \"bytes_verified\": ").append(bytesVerified).append(",\n  \"config\": {");
+    sb.append("  ],\n  \"bytes_verified\": ").append(bytesVerified).append(",\n  \"hr_metrics\": [");
+    for (int h = 0; h < hedged.size(); h++) {
+      long[] v = hedged.get(h);
+      sb.append(h == 0 ? "" : ", ").append(String.format(Locale.ROOT,
+          "{\"straggler\": %b, \"hedged_read_ops\": %d, \"hedged_read_wins\": %d,"
+              + " \"hedged_read_ops_in_cur_thread\": %d}",
+          v[0] == 1, v[1], v[2], v[3]));
+    }
+    sb.append("],\n  \"config\": {");
     int i = 0;
     for (Map.Entry<String, Object> e : config.entrySet()) {
       sb.append(i++ == 0 ? "" : ", ").append(quote(e.getKey())).append(": ");
