@@ -1,0 +1,197 @@
+package org.pocache.coder;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Matrix times pieces over GF(2^8) in plain Java: 256-byte "multiply by c" table
+ * lookups, two input columns per pass, over chunks small enough that the output
+ * chunk stays in the L1 cache while every column is folded into it. A column
+ * whose coefficient is 1 is a plain XOR loop, which HotSpot's C2 vectorizes.
+ * ByteBuffer operands (direct or read-only) are copied through per-thread
+ * scratch chunks with 8-byte transfers.
+ */
+final class JavaKernel {
+  static final int CHUNK = 8 << 10;
+  private static final int MAX = CodeParameters.MAX_K + CodeParameters.MAX_M;
+
+  private static final class Scratch {
+    final byte[][] in = new byte[MAX][CHUNK];
+    final byte[][] out = new byte[MAX][CHUNK];
+    final ByteBuffer[] inBig = new ByteBuffer[MAX];
+    final ByteBuffer[] inLittle = new ByteBuffer[MAX];
+    final ByteBuffer[] outBig = new ByteBuffer[MAX];
+    final ByteBuffer[] outLittle = new ByteBuffer[MAX];
+    final byte[][] inRef = new byte[MAX][];
+    final int[] inRefOff = new int[MAX];
+    final byte[][] outRef = new byte[MAX][];
+    final int[] outRefOff = new int[MAX];
+
+    Scratch() {
+      for (int i = 0; i < MAX; i++) {
+        inBig[i] = ByteBuffer.wrap(in[i]).order(ByteOrder.BIG_ENDIAN);
+        inLittle[i] = ByteBuffer.wrap(in[i]).order(ByteOrder.LITTLE_ENDIAN);
+        outBig[i] = ByteBuffer.wrap(out[i]).order(ByteOrder.BIG_ENDIAN);
+        outLittle[i] = ByteBuffer.wrap(out[i]).order(ByteOrder.LITTLE_ENDIAN);
+      }
+    }
+  }
+
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  private JavaKernel() {
+  }
+
+  /** out[r] = sum_c mat[r][c] * in[c] over {@code len} bytes. */
+  static void code(CodingMatrix mat, AbstractErasureCoder.Operands ops, int len) {
+    int rows = mat.rows();
+    int cols = mat.cols();
+    Scratch s = SCRATCH.get();
+    try {
+      for (int start = 0; start < len; start += CHUNK) {
+        int n = Math.min(CHUNK, len - start);
+        for (int c = 0; c < cols; c++) {
+          bindIn(s, c, ops.inBase[c], ops.inOff[c] + start, n);
+        }
+        for (int r = 0; r < rows; r++) {
+          bindOut(s, r, ops.outBase[r], ops.outOff[r] + start);
+          codeRow(mat, r, cols, s, n);
+          flushOut(s, r, ops.outBase[r], ops.outOff[r] + start, n);
+        }
+      }
+    } finally {
+      java.util.Arrays.fill(s.inRef, null);
+      java.util.Arrays.fill(s.outRef, null);
+    }
+  }
+
+  /** out[r] ^= mat[r][column] * in[0] over {@code len} bytes. */
+  static void accumulate(CodingMatrix mat, int column, AbstractErasureCoder.Operands ops, int len) {
+    int rows = mat.rows();
+    Scratch s = SCRATCH.get();
+    try {
+      for (int start = 0; start < len; start += CHUNK) {
+        int n = Math.min(CHUNK, len - start);
+        bindIn(s, 0, ops.inBase[0], ops.inOff[0] + start, n);
+        for (int r = 0; r < rows; r++) {
+          Object base = ops.outBase[r];
+          int at = ops.outOff[r] + start;
+          bindOut(s, r, base, at);
+          if (!(base instanceof byte[])) {
+            copyIn((ByteBuffer) base, at, s.out[r], ((ByteBuffer) base).order() == ByteOrder.BIG_ENDIAN
+                ? s.outBig[r] : s.outLittle[r], n);
+          }
+          mulXor(mat.get(r, column), s.inRef[0], s.inRefOff[0], s.outRef[r], s.outRefOff[r], n);
+          flushOut(s, r, base, at, n);
+        }
+      }
+    } finally {
+      java.util.Arrays.fill(s.inRef, null);
+      java.util.Arrays.fill(s.outRef, null);
+    }
+  }
+
+  private static void codeRow(CodingMatrix mat, int r, int cols, Scratch s, int n) {
+    byte[] o = s.outRef[r];
+    int oo = s.outRefOff[r];
+    int c;
+    if (cols >= 2) {
+      mul2Assign(GaloisField.mulTable(mat.get(r, 0)), s.inRef[0], s.inRefOff[0],
+          GaloisField.mulTable(mat.get(r, 1)), s.inRef[1], s.inRefOff[1], o, oo, n);
+      c = 2;
+    } else {
+      mulAssign(GaloisField.mulTable(mat.get(r, 0)), s.inRef[0], s.inRefOff[0], o, oo, n);
+      c = 1;
+    }
+    for (; c + 1 < cols; c += 2) {
+      mul2Xor(GaloisField.mulTable(mat.get(r, c)), s.inRef[c], s.inRefOff[c],
+          GaloisField.mulTable(mat.get(r, c + 1)), s.inRef[c + 1], s.inRefOff[c + 1], o, oo, n);
+    }
+    if (c < cols) {
+      mulXor(mat.get(r, c), s.inRef[c], s.inRefOff[c], o, oo, n);
+    }
+  }
+
+  private static void bindIn(Scratch s, int i, Object base, int at, int n) {
+    if (base instanceof byte[]) {
+      s.inRef[i] = (byte[]) base;
+      s.inRefOff[i] = at;
+    } else {
+      ByteBuffer b = (ByteBuffer) base;
+      copyIn(b, at, s.in[i], b.order() == ByteOrder.BIG_ENDIAN ? s.inBig[i] : s.inLittle[i], n);
+      s.inRef[i] = s.in[i];
+      s.inRefOff[i] = 0;
+    }
+  }
+
+  private static void bindOut(Scratch s, int r, Object base, int at) {
+    if (base instanceof byte[]) {
+      s.outRef[r] = (byte[]) base;
+      s.outRefOff[r] = at;
+    } else {
+      s.outRef[r] = s.out[r];
+      s.outRefOff[r] = 0;
+    }
+  }
+
+  private static void flushOut(Scratch s, int r, Object base, int at, int n) {
+    if (!(base instanceof byte[])) {
+      ByteBuffer b = (ByteBuffer) base;
+      ByteBuffer view = b.order() == ByteOrder.BIG_ENDIAN ? s.outBig[r] : s.outLittle[r];
+      int i = 0;
+      for (; i + 8 <= n; i += 8) {
+        b.putLong(at + i, view.getLong(i));
+      }
+      for (; i < n; i++) {
+        b.put(at + i, s.out[r][i]);
+      }
+    }
+  }
+
+  /** Copies n bytes at absolute index {@code at} of {@code src} into {@code dst} (viewed as {@code view}). */
+  private static void copyIn(ByteBuffer src, int at, byte[] dst, ByteBuffer view, int n) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      view.putLong(i, src.getLong(at + i));
+    }
+    for (; i < n; i++) {
+      dst[i] = src.get(at + i);
+    }
+  }
+
+  private static void mulAssign(byte[] t, byte[] a, int ai, byte[] o, int oi, int n) {
+    for (int x = 0; x < n; x++) {
+      o[oi + x] = t[a[ai + x] & 0xff];
+    }
+  }
+
+  private static void mul2Assign(byte[] t1, byte[] a, int ai, byte[] t2, byte[] b, int bi,
+      byte[] o, int oi, int n) {
+    for (int x = 0; x < n; x++) {
+      o[oi + x] = (byte) (t1[a[ai + x] & 0xff] ^ t2[b[bi + x] & 0xff]);
+    }
+  }
+
+  private static void mul2Xor(byte[] t1, byte[] a, int ai, byte[] t2, byte[] b, int bi,
+      byte[] o, int oi, int n) {
+    for (int x = 0; x < n; x++) {
+      o[oi + x] ^= (byte) (t1[a[ai + x] & 0xff] ^ t2[b[bi + x] & 0xff]);
+    }
+  }
+
+  private static void mulXor(int coefficient, byte[] a, int ai, byte[] o, int oi, int n) {
+    if (coefficient == 0) {
+      return;
+    }
+    if (coefficient == 1) {
+      for (int x = 0; x < n; x++) {
+        o[oi + x] ^= a[ai + x];
+      }
+      return;
+    }
+    byte[] t = GaloisField.mulTable(coefficient);
+    for (int x = 0; x < n; x++) {
+      o[oi + x] ^= t[a[ai + x] & 0xff];
+    }
+  }
+}
