@@ -1,0 +1,108 @@
+package org.pocache.coder;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.Assume;
+import org.junit.Test;
+
+/**
+ * Runs in child JVMs: the JNI path under -Xcheck:jni must print no warning; with
+ * ISA-L switched off, checknative says why and the Java coder is chosen.
+ */
+public class TestNativeChecks {
+
+  @Test
+  public void jniPathIsCleanUnderXcheckJni() throws Exception {
+    Assume.assumeTrue("ISA-L not available: " + IsalCoder.status(), IsalCoder.isAvailable());
+    Result r = runJava(Arrays.asList("-Xcheck:jni"), JniExercise.class.getName());
+    assertEquals(r.output, 0, r.exit);
+    assertTrue(r.output, r.output.contains("OK"));
+    for (String line : r.output.split("\n")) {
+      // HotSpot writes "Warning: ..." or "WARNING in native method: ..." or "FATAL ERROR ...".
+      String l = line.toLowerCase(java.util.Locale.ROOT);
+      assertFalse("-Xcheck:jni reported: " + line, l.contains("warning") || l.contains("fatal"));
+    }
+  }
+
+  @Test
+  public void withoutIsalCheckNativeSaysWhyAndAutoFallsBack() throws Exception {
+    Result r = runJava(Arrays.asList("-D" + IsalNative.DISABLE_PROPERTY + "=true"), CheckNative.class.getName(),
+        "-a");
+    assertEquals(r.output, 1, r.exit);
+    assertTrue(r.output, r.output.contains("isal:  false disabled by -D" + IsalNative.DISABLE_PROPERTY));
+    assertTrue(r.output, r.output.contains("auto selects java"));
+
+    Result ok = runJava(Arrays.asList("-D" + IsalNative.DISABLE_PROPERTY + "=true"), FallbackProbe.class.getName());
+    assertEquals(ok.output, 0, ok.exit);
+    assertTrue(ok.output, ok.output.contains("auto=java java"));
+    assertTrue(ok.output, ok.output.contains("isal refused: coder isal was requested but ISA-L is not available"));
+  }
+
+  @Test
+  public void checkNativeRejectsUnknownArguments() throws Exception {
+    Result r = runJava(new ArrayList<>(), CheckNative.class.getName(), "--bogus");
+    assertEquals(r.output, 2, r.exit);
+    assertTrue(r.output, r.output.contains("Usage: pocache checknative [-a]"));
+  }
+
+  /** Prints what auto resolves to and whether isal is refused. */
+  public static final class FallbackProbe {
+    public static void main(String[] args) {
+      ErasureCoder c = Coders.create(CodeParameters.of(4, 1), CoderKind.AUTO);
+      System.out.println("auto=" + Coders.resolve(CoderKind.AUTO) + " " + c.implementation());
+      try {
+        Coders.create(CodeParameters.of(4, 1), CoderKind.ISAL);
+      } catch (IllegalStateException e) {
+        System.out.println("isal refused: " + e.getMessage());
+      }
+    }
+  }
+
+  private static final class Result {
+    final int exit;
+    final String output;
+
+    Result(int exit, String output) {
+      this.exit = exit;
+      this.output = output;
+    }
+  }
+
+  private static Result runJava(List<String> jvmArgs, String main, String... args) throws Exception {
+    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd = new ArrayList<>();
+    cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+    cmd.addAll(jvmArgs);
+    cmd.add("-cp");
+    cmd.add(cp);
+    cmd.add(main);
+    cmd.addAll(Arrays.asList(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    byte[] out = readAll(p);
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("child JVM did not finish: " + cmd);
+    }
+    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+  }
+
+  private static byte[] readAll(Process p) throws Exception {
+    java.io.ByteArrayOutputStream bos = new java.io.ByteArrayOutputStream();
+    byte[] buf = new byte[8192];
+    int n;
+    try (java.io.InputStream in = p.getInputStream()) {
+      while ((n = in.read(buf)) > 0) {
+        bos.write(buf, 0, n);
+      }
+    }
+    return bos.toByteArray();
+  }
+}
