@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 
 /**
  * Matrix times pieces over GF(2^8) in plain Java: 256-byte "multiply by c" table
- * lookups, two input columns per pass, over chunks small enough that the output
+ * lookups, one input column per pass, over chunks small enough that the output
  * chunk stays in the L1 cache while every column is folded into it. A column
  * whose coefficient is 1 is a plain XOR loop, which HotSpot's C2 vectorizes.
  * ByteBuffer operands (direct or read-only) are copied through per-thread
@@ -94,20 +94,10 @@ final class JavaKernel {
   private static void codeRow(CodingMatrix mat, int r, int cols, Scratch s, int n) {
     byte[] o = s.outRef[r];
     int oo = s.outRefOff[r];
-    int c;
-    if (cols >= 2) {
-      mul2Assign(GaloisField.mulTable(mat.get(r, 0)), s.inRef[0], s.inRefOff[0],
-          GaloisField.mulTable(mat.get(r, 1)), s.inRef[1], s.inRefOff[1], o, oo, n);
-      c = 2;
-    } else {
-      mulAssign(GaloisField.mulTable(mat.get(r, 0)), s.inRef[0], s.inRefOff[0], o, oo, n);
-      c = 1;
-    }
-    for (; c + 1 < cols; c += 2) {
-      mul2Xor(GaloisField.mulTable(mat.get(r, c)), s.inRef[c], s.inRefOff[c],
-          GaloisField.mulTable(mat.get(r, c + 1)), s.inRef[c + 1], s.inRefOff[c + 1], o, oo, n);
-    }
-    if (c < cols) {
+    // One column per pass: measured faster (JMH, C2 on JDK 17) than folding two
+    // columns per pass, and the chunk keeps the output in L1 between passes.
+    mulAssign(GaloisField.mulTable(mat.get(r, 0)), s.inRef[0], s.inRefOff[0], o, oo, n);
+    for (int c = 1; c < cols; c++) {
       mulXor(mat.get(r, c), s.inRef[c], s.inRefOff[c], o, oo, n);
     }
   }
@@ -162,20 +152,6 @@ final class JavaKernel {
   private static void mulAssign(byte[] t, byte[] a, int ai, byte[] o, int oi, int n) {
     for (int x = 0; x < n; x++) {
       o[oi + x] = t[a[ai + x] & 0xff];
-    }
-  }
-
-  private static void mul2Assign(byte[] t1, byte[] a, int ai, byte[] t2, byte[] b, int bi,
-      byte[] o, int oi, int n) {
-    for (int x = 0; x < n; x++) {
-      o[oi + x] = (byte) (t1[a[ai + x] & 0xff] ^ t2[b[bi + x] & 0xff]);
-    }
-  }
-
-  private static void mul2Xor(byte[] t1, byte[] a, int ai, byte[] t2, byte[] b, int bi,
-      byte[] o, int oi, int n) {
-    for (int x = 0; x < n; x++) {
-      o[oi + x] ^= (byte) (t1[a[ai + x] & 0xff] ^ t2[b[bi + x] & 0xff]);
     }
   }
 
