@@ -117,7 +117,8 @@ public final class Options {
     }
   }
 
-  static long parseBytes(String s) {
+  /** Parses a size like 4096, 512k, 4m or 1g; NumberFormatException if it is not one. */
+  public static long parseBytes(String s) {
     String t = s.trim().toLowerCase(Locale.ROOT);
     if (t.endsWith("b")) {
       t = t.substring(0, t.length() - 1);

@@ -29,6 +29,31 @@ public final class PoCacheConfig {
     return getBoolean(conf, PoCacheConfigKeys.ENABLED_KEY, PoCacheConfigKeys.ENABLED_DEFAULT);
   }
 
+  /** {@link PoCacheConfigKeys#CODER_KEY}, lower-cased: auto, isal or java. */
+  public static String getCoder(Configuration conf) {
+    return getChoice(conf, PoCacheConfigKeys.CODER_KEY, PoCacheConfigKeys.CODER_DEFAULT,
+        PoCacheConfigKeys.CODER_CHOICES);
+  }
+
+  /**
+   * A key whose value must be one of {@code choices} (any case, blanks trimmed).
+   *
+   * @throws IllegalArgumentException naming the key, the value and the choices otherwise
+   */
+  public static String getChoice(Configuration conf, String key, String dflt, String... choices) {
+    String v = conf.getTrimmed(key);
+    if (v == null || v.isEmpty()) {
+      return dflt;
+    }
+    String lower = v.toLowerCase(Locale.ROOT);
+    for (String c : choices) {
+      if (c.equals(lower)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException(key + " must be one of " + String.join(", ", choices) + ", got '" + v + "'");
+  }
+
   /**
    * A boolean key that must be "true" or "false" (any case, surrounding blanks ignored).
    *

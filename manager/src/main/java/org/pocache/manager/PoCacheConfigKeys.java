@@ -13,4 +13,10 @@ public final class PoCacheConfigKeys {
   /** Master switch: false makes every POCache hook behave exactly like stock HDFS. */
   public static final String ENABLED_KEY = "dfs.pocache.enabled";
   public static final boolean ENABLED_DEFAULT = false;
+
+  /** Erasure coder: auto (ISA-L if its library loads, else Java), isal (required), or java. */
+  public static final String CODER_KEY = "dfs.pocache.coder";
+  public static final String CODER_DEFAULT = "auto";
+  /** The values {@link #CODER_KEY} accepts. */
+  public static final String[] CODER_CHOICES = {"auto", "isal", "java"};
 }

@@ -55,7 +55,7 @@ public class TestConfigDocs {
   private static Map<String, String> keysFromClass() throws Exception {
     Map<String, String> out = new TreeMap<>();
     for (Field f : PoCacheConfigKeys.class.getDeclaredFields()) {
-      if (Modifier.isStatic(f.getModifiers()) && f.getName().endsWith("_KEY")) {
+      if (Modifier.isStatic(f.getModifiers()) && f.getName().endsWith("_KEY") && f.getType() == String.class) {
         String base = f.getName().substring(0, f.getName().length() - "_KEY".length());
         Field d = PoCacheConfigKeys.class.getDeclaredField(base + "_DEFAULT");
         out.put((String) f.get(null), String.valueOf(d.get(null)));

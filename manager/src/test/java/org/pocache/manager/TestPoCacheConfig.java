@@ -18,6 +18,21 @@ public class TestPoCacheConfig {
   }
 
   @Test
+  public void coderChoiceIsValidated() {
+    Configuration conf = new Configuration(false);
+    assertEquals("auto", PoCacheConfig.getCoder(conf));
+    conf.set(PoCacheConfigKeys.CODER_KEY, " ISAL ");
+    assertEquals("isal", PoCacheConfig.getCoder(conf));
+    conf.set(PoCacheConfigKeys.CODER_KEY, "isa-l");
+    try {
+      PoCacheConfig.getCoder(conf);
+      fail();
+    } catch (IllegalArgumentException e) {
+      assertEquals("dfs.pocache.coder must be one of auto, isal, java, got 'isa-l'", e.getMessage());
+    }
+  }
+
+  @Test
   public void booleansAreStrict() {
     Configuration conf = new Configuration(false);
     conf.set(PoCacheConfigKeys.ENABLED_KEY, " TRUE ");
