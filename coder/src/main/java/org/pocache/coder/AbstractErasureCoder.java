@@ -135,10 +135,10 @@ abstract class AbstractErasureCoder implements ErasureCoder {
     checkCount("parity", parity, m, "m");
     checkLength(length);
     for (int c = 0; c < k; c++) {
-      checkRange("data[" + c + "]", data[c], dataOffset, length);
+      checkRange("data", c, data[c], dataOffset, length);
     }
     for (int r = 0; r < m; r++) {
-      checkRange("parity[" + r + "]", parity[r], parityOffset, length);
+      checkRange("parity", r, parity[r], parityOffset, length);
     }
     Plan plan = encodePlan();
     Operands ops = OPERANDS.get();
@@ -192,10 +192,10 @@ abstract class AbstractErasureCoder implements ErasureCoder {
     checkOpen();
     checkDataIndex(dataIndex);
     checkLength(length);
-    checkRange("data", data, dataOffset, length);
+    checkRange("data", -1, data, dataOffset, length);
     checkCount("parity", parity, m, "m");
     for (int r = 0; r < m; r++) {
-      checkRange("parity[" + r + "]", parity[r], parityOffset, length);
+      checkRange("parity", r, parity[r], parityOffset, length);
     }
     Plan plan = encodePlan();
     Operands ops = OPERANDS.get();
@@ -256,10 +256,10 @@ abstract class AbstractErasureCoder implements ErasureCoder {
     checkPieces(pieces == null ? -1 : pieces.length, pieces);
     Plan plan = decodePlan(pieces, erased, outputs == null ? -1 : outputs.length);
     for (int c = 0; c < k; c++) {
-      checkRange("pieces[" + plan.inputs[c] + "]", pieces[plan.inputs[c]], offset, length);
+      checkRange("pieces", plan.inputs[c], pieces[plan.inputs[c]], offset, length);
     }
     for (int r = 0; r < erased.length; r++) {
-      checkRange("outputs[" + r + "]", outputs[r], outputOffset, length);
+      checkRange("outputs", r, outputs[r], outputOffset, length);
     }
     Operands ops = OPERANDS.get();
     try {
@@ -370,14 +370,20 @@ abstract class AbstractErasureCoder implements ErasureCoder {
     }
   }
 
-  private static void checkRange(String name, byte[] a, int offset, int length) {
+  /** {@code name[index]} (or just {@code name} when index < 0) must hold [offset, offset + length). */
+  private static void checkRange(String name, int index, byte[] a, int offset, int length) {
+    // The message is built only on failure: a valid call allocates nothing.
     if (a == null) {
-      throw new IllegalArgumentException(name + " is null");
+      throw new IllegalArgumentException(label(name, index) + " is null");
     }
     if (offset < 0 || offset > a.length || a.length - offset < length) {
-      throw new IllegalArgumentException(name + " is too short: offset " + offset + " + length " + length
-          + " > " + a.length + " bytes");
+      throw new IllegalArgumentException(label(name, index) + " is too short: offset " + offset + " + length "
+          + length + " > " + a.length + " bytes");
     }
+  }
+
+  private static String label(String name, int index) {
+    return index < 0 ? name : name + "[" + index + "]";
   }
 
   /** All inputs must have the same remaining() bytes; returns it. */
