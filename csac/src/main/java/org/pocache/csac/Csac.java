@@ -1,0 +1,248 @@
+package org.pocache.csac;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
+import org.pocache.csac.policy.AdmissionPolicy;
+import org.pocache.csac.policy.EvictionPolicy;
+import org.pocache.csac.policy.PredictionPolicy;
+
+/**
+ * CSAC, the configurable straggler-aware cache algorithm (POCache paper §3.3,
+ * Algorithm 1), over pluggable admission (G_a), eviction (G_e) and prediction
+ * (G_p) policies. Capacity and file weights share one unit: parity blocks or
+ * parity bytes. Not thread-safe: the Manager serializes calls.
+ *
+ * <p>Guards the paper leaves implicit:
+ * <ul>
+ *   <li>A file heavier than the whole cache is never admitted (Query says
+ *       SHOULD_NOT_CACHE), so Update cannot evict everything and still fail.</li>
+ *   <li>A file being admitted is never its own victim (the eviction policies are
+ *       asked for a victim other than it).</li>
+ *   <li>Line 7 consults G_a only while the straggler list S is empty, so one
+ *       false positive that never clears would stop all normal admission. Reports
+ *       expire in the detectors; in addition, once S has been non-empty for
+ *       {@code exclusiveLimitMillis}, G_a is consulted again for files that touch
+ *       no straggler (files on stragglers are still always admitted).</li>
+ * </ul>
+ */
+public final class Csac {
+  private final long capacity;
+  private final AdmissionPolicy admission;
+  private final EvictionPolicy eviction;
+  private final PredictionPolicy prediction;
+  private final double prefetchRatio;
+  private final long exclusiveLimitMillis;
+  private final LongSupplier clock;
+
+  private final Map<Long, Long> cached = new HashMap<>(); // file id -> weight in cache
+  private long available;
+  private Set<String> stragglers = Collections.emptySet();
+  private long stragglersSince = -1;
+  private boolean newStragglers;
+
+  /**
+   * @param capacity T, in the unit of the file weights (> 0)
+   * @param prefetchRatio theta_p in [0, 1]
+   * @param exclusiveLimitMillis how long a non-empty straggler list may keep G_a
+   *     from being consulted (Long.MAX_VALUE: never, as in the paper)
+   * @throws IllegalArgumentException naming the bad argument
+   */
+  public Csac(long capacity, AdmissionPolicy admission, EvictionPolicy eviction, PredictionPolicy prediction,
+      double prefetchRatio, long exclusiveLimitMillis, LongSupplier clock) {
+    if (capacity <= 0) {
+      throw new IllegalArgumentException("cache capacity T must be > 0, got " + capacity);
+    }
+    if (!(prefetchRatio >= 0 && prefetchRatio <= 1)) {
+      throw new IllegalArgumentException("prefetch ratio theta_p must be in [0, 1], got " + prefetchRatio);
+    }
+    if (exclusiveLimitMillis < 0) {
+      throw new IllegalArgumentException("exclusive straggler admission limit must be >= 0 ms, got "
+          + exclusiveLimitMillis);
+    }
+    if (admission == null || eviction == null || prediction == null || clock == null) {
+      throw new IllegalArgumentException("admission, eviction, prediction and clock must be given");
+    }
+    this.capacity = capacity;
+    this.available = capacity;
+    this.admission = admission;
+    this.eviction = eviction;
+    this.prediction = prediction;
+    this.prefetchRatio = prefetchRatio;
+    this.exclusiveLimitMillis = exclusiveLimitMillis;
+    this.clock = clock;
+  }
+
+  public long capacity() {
+    return capacity;
+  }
+
+  /** A, the free space. */
+  public long available() {
+    return available;
+  }
+
+  public long used() {
+    return capacity - available;
+  }
+
+  public int cachedFiles() {
+    return cached.size();
+  }
+
+  public boolean isCached(long fileId) {
+    return cached.containsKey(fileId);
+  }
+
+  public Set<String> stragglers() {
+    return stragglers;
+  }
+
+  /**
+   * Line 3: the latest straggler list. Returns true if it names a DataNode the
+   * previous one did not (the trigger for {@link #prefetch}).
+   */
+  public boolean setStragglers(Collection<String> latest) {
+    Set<String> s = latest.isEmpty() ? Collections.<String>emptySet()
+        : Collections.unmodifiableSet(new HashSet<>(latest));
+    boolean added = !stragglers.containsAll(s);
+    if (s.isEmpty()) {
+      stragglersSince = -1;
+    } else if (stragglers.isEmpty() || added) {
+      stragglersSince = clock.getAsLong();
+    }
+    stragglers = s;
+    newStragglers |= added;
+    return added;
+  }
+
+  /** Lines 4-12. */
+  public Decision query(FileRef f) {
+    if (cached.containsKey(f.id())) {
+      return Decision.CACHED;
+    }
+    if (f.weight() > capacity) {
+      return Decision.SHOULD_NOT_CACHE; // guard: could never fit
+    }
+    if (f.touches(stragglers)) {
+      return Decision.SHOULD_CACHE;
+    }
+    boolean consultAdmission = stragglers.isEmpty()
+        || clock.getAsLong() - stragglersSince >= exclusiveLimitMillis;
+    if (consultAdmission && admission.admit(f, f.weight() <= available, eviction)) {
+      return Decision.SHOULD_CACHE;
+    }
+    return Decision.SHOULD_NOT_CACHE;
+  }
+
+  /**
+   * Lines 13-27: records the read of {@code f} and, for SHOULD_CACHE, makes room
+   * and caches it.
+   *
+   * @return the ids of the files evicted to make room, in eviction order
+   */
+  public List<Long> update(FileRef f, Decision decision) {
+    boolean isCached = cached.containsKey(f.id());
+    admission.record(f.id());
+    prediction.record(f.id());
+    eviction.onAccess(f.id(), isCached);
+    if (decision != Decision.SHOULD_CACHE || isCached) {
+      return Collections.emptyList();
+    }
+    return insert(f);
+  }
+
+  /**
+   * Caches {@code f} without counting a read (a prefetch or a write admission),
+   * evicting as needed; a no-op if it is cached or heavier than the cache.
+   *
+   * @return the ids of the files evicted
+   */
+  public List<Long> insert(FileRef f) {
+    if (cached.containsKey(f.id()) || f.weight() > capacity) {
+      return Collections.emptyList();
+    }
+    List<Long> evicted = new ArrayList<>(2);
+    while (available < f.weight()) {
+      long victim = eviction.victim(f.id());
+      Long w = victim < 0 ? null : cached.remove(victim);
+      if (w == null) {
+        // The policy lost track of the cache: fail loudly rather than loop or overfill.
+        throw new IllegalStateException(eviction.name() + " offered victim " + victim + " with "
+            + cached.size() + " files cached and " + available + " of " + capacity + " free");
+      }
+      eviction.onEvict(victim);
+      available += w;
+      evicted.add(victim);
+    }
+    available -= f.weight();
+    cached.put(f.id(), f.weight());
+    eviction.onInsert(f.id(), f.weight());
+    return evicted;
+  }
+
+  /** Drops a file (deleted, renamed over, or its parity found bad). Returns whether it was cached. */
+  public boolean remove(long fileId) {
+    prediction.forget(fileId);
+    Long w = cached.remove(fileId);
+    eviction.onRemove(fileId);
+    if (w != null) {
+      available += w;
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether the straggler list gained a DataNode since the last {@link #prefetch}. */
+  public boolean hasNewStragglers() {
+    return newStragglers;
+  }
+
+  /**
+   * Lines 28-41: files predicted to be read soon that touch a straggler and are
+   * not cached, up to theta_p x T of weight. Looks at no more than
+   * {@code maxCandidates} predictions. The caller fills their parity and calls
+   * {@link #insert} for each.
+   *
+   * @param resolve the file's weight and DataNodes, or null if it no longer exists
+   */
+  public List<FileRef> prefetch(LongFunction<FileRef> resolve, int maxCandidates) {
+    newStragglers = false;
+    List<FileRef> out = new ArrayList<>();
+    if (stragglers.isEmpty() || prefetchRatio == 0) {
+      return out;
+    }
+    double budget = capacity * prefetchRatio;
+    long planned = 0;
+    Iterator<Long> it = prediction.candidates();
+    for (int seen = 0; it.hasNext() && seen < maxCandidates; seen++) {
+      long id = it.next();
+      if (cached.containsKey(id)) {
+        continue;
+      }
+      FileRef f = resolve.apply(id);
+      if (f != null && f.touches(stragglers) && planned + f.weight() <= budget) {
+        out.add(f);
+        planned += f.weight();
+      }
+    }
+    return out;
+  }
+
+  /** A consistency check for tests: the cached weights add up to T - A. */
+  boolean accountingHolds() {
+    long sum = 0;
+    for (long w : cached.values()) {
+      sum += w;
+    }
+    return sum == capacity - available && available >= 0;
+  }
+}

@@ -1,0 +1,137 @@
+package org.pocache.csac.policy;
+
+/**
+ * ARC (Megiddo and Modha, "ARC: a self-tuning, low overhead replacement cache",
+ * FAST 2003) with weights: T1 holds files read once since they entered, T2 files
+ * read again; ghost lists B1 and B2 remember recent evictions from each. A miss
+ * that hits a ghost moves the target size p of T1 towards the list that would
+ * have kept the file (by the file's weight, scaled as in the paper); REPLACE
+ * evicts from T1 when it is above p, else from T2. Sizes are in weight units, so
+ * a file of weight w counts w times. Ghost lists are trimmed to keep
+ * |T1| + |B1| <= c and the total <= 2c. O(1) per operation.
+ */
+public final class Arc implements EvictionPolicy {
+  private final long capacity;
+  private final WeightedQueue t1 = new WeightedQueue();
+  private final WeightedQueue t2 = new WeightedQueue();
+  private final WeightedQueue b1 = new WeightedQueue();
+  private final WeightedQueue b2 = new WeightedQueue();
+  private double p;
+  /** The ghost list the file about to be inserted was found in: 1, 2, or 0. */
+  private long pendingId = -1;
+  private int pendingGhost;
+
+  /**
+   * @throws IllegalArgumentException if capacity <= 0
+   */
+  public Arc(long capacity) {
+    if (capacity <= 0) {
+      throw new IllegalArgumentException("ARC capacity must be > 0, got " + capacity);
+    }
+    this.capacity = capacity;
+  }
+
+  @Override
+  public String name() {
+    return "arc";
+  }
+
+  /** Current target weight of T1 (for tests). */
+  double target() {
+    return p;
+  }
+
+  @Override
+  public void onAccess(long fileId, boolean cached) {
+    WeightedQueue.Node n = t1.remove(fileId);
+    if (n == null) {
+      n = t2.remove(fileId);
+    }
+    if (n != null) {
+      t2.pushFront(n); // a hit: now "frequent"
+      return;
+    }
+    WeightedQueue.Node g = b1.get(fileId);
+    if (g != null) {
+      double delta = Math.max(1.0, (double) b2.weight() / Math.max(1, b1.weight())) * g.weight;
+      p = Math.min(capacity, p + delta);
+      pendingId = fileId;
+      pendingGhost = 1;
+      return;
+    }
+    g = b2.get(fileId);
+    if (g != null) {
+      double delta = Math.max(1.0, (double) b1.weight() / Math.max(1, b2.weight())) * g.weight;
+      p = Math.max(0, p - delta);
+      pendingId = fileId;
+      pendingGhost = 2;
+      return;
+    }
+    pendingId = fileId;
+    pendingGhost = 0;
+  }
+
+  @Override
+  public void onInsert(long fileId, long weight) {
+    boolean ghost = fileId == pendingId && pendingGhost != 0;
+    b1.remove(fileId);
+    b2.remove(fileId);
+    t1.remove(fileId);
+    t2.remove(fileId);
+    if (ghost) {
+      t2.pushFront(fileId, weight);
+    } else {
+      t1.pushFront(fileId, weight);
+    }
+    pendingId = -1;
+    pendingGhost = 0;
+    trimGhosts();
+  }
+
+  @Override
+  public long victim(long protectedId) {
+    boolean fromT1 = !t1.isEmpty()
+        && (t1.weight() > p || (pendingGhost == 2 && t1.weight() >= p) || t2.isEmpty());
+    long v = oldest(fromT1 ? t1 : t2, protectedId);
+    return v >= 0 ? v : oldest(fromT1 ? t2 : t1, protectedId);
+  }
+
+  private static long oldest(WeightedQueue q, long protectedId) {
+    WeightedQueue.Node n = q.back();
+    if (n != null && n.id == protectedId) {
+      n = q.newer(n);
+    }
+    return n == null ? -1 : n.id;
+  }
+
+  @Override
+  public void onEvict(long fileId) {
+    WeightedQueue.Node n = t1.remove(fileId);
+    if (n != null) {
+      b1.pushFront(fileId, n.weight);
+    } else {
+      n = t2.remove(fileId);
+      if (n != null) {
+        b2.pushFront(fileId, n.weight);
+      }
+    }
+    trimGhosts();
+  }
+
+  @Override
+  public void onRemove(long fileId) {
+    t1.remove(fileId);
+    t2.remove(fileId);
+    b1.remove(fileId);
+    b2.remove(fileId);
+  }
+
+  private void trimGhosts() {
+    while (!b1.isEmpty() && t1.weight() + b1.weight() > capacity) {
+      b1.popBack();
+    }
+    while (!b2.isEmpty() && t1.weight() + t2.weight() + b1.weight() + b2.weight() > 2 * capacity) {
+      b2.popBack();
+    }
+  }
+}

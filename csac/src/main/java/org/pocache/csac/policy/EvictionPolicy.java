@@ -1,0 +1,39 @@
+package org.pocache.csac.policy;
+
+/**
+ * Decides which cached file to evict (CSAC's G_e). It tracks the cached files
+ * only (plus whatever history it keeps, such as ARC's ghosts), each with a weight.
+ * Every method is O(1) or O(log n) in the number of cached files.
+ */
+public interface EvictionPolicy {
+  /** A read of {@code fileId}; {@code cached} tells whether its parity is in the cache. */
+  void onAccess(long fileId, boolean cached);
+
+  /** {@code fileId} was just put in the cache with {@code weight}. */
+  void onInsert(long fileId, long weight);
+
+  /**
+   * The cached file to evict next, never {@code protectedId} (the file being
+   * admitted); -1 if there is none. The caller then calls {@link #onRemove}.
+   */
+  long victim(long protectedId);
+
+  /**
+   * Like {@link #victim} but without side effects (some policies reorder while
+   * choosing); for admission policies that compare a candidate with the victim.
+   */
+  default long peekVictim(long protectedId) {
+    return victim(protectedId);
+  }
+
+  /** {@code fileId}, returned by {@link #victim}, was evicted; the policy may keep history of it. */
+  default void onEvict(long fileId) {
+    onRemove(fileId);
+  }
+
+  /** {@code fileId} left the cache for another reason (file deleted, overwritten): forget it. */
+  void onRemove(long fileId);
+
+  /** The name it is configured by. */
+  String name();
+}

@@ -1,0 +1,119 @@
+package org.pocache.csac.policy;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import org.junit.Test;
+
+/** Each policy's defining behaviour, driven the way CSAC drives it. */
+public class TestEvictionPolicies {
+
+  /** Reads id; on a miss inserts it (weight 1), evicting while over capacity; returns the evicted id or -1. */
+  private static long read(EvictionPolicy p, java.util.Set<Long> cache, int capacity, long id) {
+    boolean hit = cache.contains(id);
+    p.onAccess(id, hit);
+    long evicted = -1;
+    if (!hit) {
+      if (cache.size() >= capacity) {
+        evicted = p.victim(id);
+        assertTrue(p.name() + " offered " + evicted + " not in " + cache, cache.remove(evicted));
+        p.onEvict(evicted);
+      }
+      cache.add(id);
+      p.onInsert(id, 1);
+    }
+    return evicted;
+  }
+
+  @Test
+  public void lruEvictsTheLeastRecent() {
+    Lru p = new Lru();
+    java.util.Set<Long> c = new java.util.HashSet<>();
+    read(p, c, 3, 1);
+    read(p, c, 3, 2);
+    read(p, c, 3, 3);
+    read(p, c, 3, 1);
+    assertEquals(2, read(p, c, 3, 4));
+    assertEquals(3, p.victim(-1));
+    assertEquals(1, p.victim(3)); // never the protected file
+  }
+
+  @Test
+  public void lfuKeepsTheFrequentAndAgesOut() {
+    Lfu p = new Lfu();
+    java.util.Set<Long> c = new java.util.HashSet<>();
+    for (int i = 0; i < 5; i++) {
+      read(p, c, 2, 1); // file 1 read 5 times
+    }
+    read(p, c, 2, 2);
+    assertEquals(2, read(p, c, 2, 3)); // 2 (count 1) goes, not 1
+    // Aging: newcomers that keep coming eventually displace a file that was only popular once.
+    long evictedOne = -1;
+    for (long id = 10; id < 40 && evictedOne != 1; id++) {
+      read(p, c, 2, id);
+      if (read(p, c, 2, id) == 1) {
+        evictedOne = 1;
+      }
+      if (!c.contains(1L)) {
+        evictedOne = 1;
+      }
+    }
+    assertEquals(1, evictedOne);
+  }
+
+  @Test
+  public void arcResistsAScanOfOneTimeReads() {
+    Arc p = new Arc(4);
+    java.util.Set<Long> c = new java.util.HashSet<>();
+    for (int round = 0; round < 3; round++) {
+      read(p, c, 4, 1);
+      read(p, c, 4, 2);
+    }
+    for (long id = 100; id < 130; id++) {
+      read(p, c, 4, id); // a scan
+    }
+    assertTrue("frequent files survive the scan: " + c, c.contains(1L) && c.contains(2L));
+  }
+
+  @Test
+  public void arcGhostHitsMoveTheTarget() {
+    // With c = 2, |T1| + |B1| <= c leaves no room for a ghost after two new files; use c = 4.
+    Arc p = new Arc(4);
+    java.util.Set<Long> c = new java.util.HashSet<>();
+    for (long id = 1; id <= 4; id++) {
+      read(p, c, 4, id);
+    }
+    read(p, c, 4, 2);                 // 2 moves to T2
+    assertEquals(1, read(p, c, 4, 5)); // T1 is over its target 0: its oldest, 1, goes to B1
+    double before = p.target();
+    read(p, c, 4, 1);                 // ghost hit in B1: favour recency
+    assertTrue(p.target() > before);
+    assertTrue(c.contains(1L));
+  }
+
+  @Test
+  public void s3fifoEvictsOneHitWondersFirst() {
+    S3Fifo p = new S3Fifo(10);
+    java.util.Set<Long> c = new java.util.HashSet<>();
+    for (long id = 1; id <= 10; id++) {
+      read(p, c, 10, id);
+    }
+    read(p, c, 10, 1); // 1 is read again while in the small queue
+    read(p, c, 10, 2);
+    for (long id = 100; id < 108; id++) {
+      read(p, c, 10, id);
+    }
+    assertTrue("re-read files stay: " + c, c.contains(1L) && c.contains(2L));
+  }
+
+  @Test
+  public void everyPolicyNeverOffersTheProtectedFile() {
+    for (String name : Policies.EVICTION) {
+      EvictionPolicy p = Policies.eviction("k", name, 1);
+      p.onAccess(5, false);
+      p.onInsert(5, 1);
+      assertEquals(name, -1, p.victim(5));
+      assertEquals(name, 5, p.victim(6));
+    }
+  }
+}
