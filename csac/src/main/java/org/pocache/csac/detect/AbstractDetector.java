@@ -1,0 +1,101 @@
+package org.pocache.csac.detect;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Sample bookkeeping shared by the detectors: the latest rate of each DataNode
+ * (samples older than {@code sampleTtlMillis} are ignored), a minimum number of
+ * fresh samples before anything is flagged, and report expiry: a flagged DataNode
+ * stays on the list until a fresh sample clears it or {@code reportTtlMillis}
+ * pass without it being flagged again, so a report that is never refreshed (a
+ * DataNode that went quiet) cannot stay on the list forever.
+ */
+abstract class AbstractDetector implements StragglerDetector {
+  private static final class Sample {
+    final double rate;
+    final long at;
+
+    Sample(double rate, long at) {
+      this.rate = rate;
+      this.at = at;
+    }
+  }
+
+  private final int minSamples;
+  private final long sampleTtlMillis;
+  private final long reportTtlMillis;
+  private final Map<String, Sample> latest = new HashMap<>();
+  private final Map<String, Long> flaggedAt = new HashMap<>();
+
+  AbstractDetector(int minSamples, long sampleTtlMillis, long reportTtlMillis) {
+    if (minSamples < 2) {
+      throw new IllegalArgumentException("minimum samples must be >= 2, got " + minSamples);
+    }
+    if (sampleTtlMillis <= 0 || reportTtlMillis <= 0) {
+      throw new IllegalArgumentException("sample and report expiry must be > 0 ms, got " + sampleTtlMillis
+          + " and " + reportTtlMillis);
+    }
+    this.minSamples = minSamples;
+    this.sampleTtlMillis = sampleTtlMillis;
+    this.reportTtlMillis = reportTtlMillis;
+  }
+
+  @Override
+  public synchronized void report(String dataNode, long bytes, double serviceMillis, long nowMillis) {
+    if (dataNode == null) {
+      throw new IllegalArgumentException("dataNode is null");
+    }
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes served by " + dataNode + " must be >= 0, got " + bytes);
+    }
+    if (!(serviceMillis >= 0) || Double.isInfinite(serviceMillis)) {
+      throw new IllegalArgumentException("service time of " + dataNode + " must be a finite number >= 0 ms, got "
+          + serviceMillis);
+    }
+    if (bytes == 0 || serviceMillis == 0) {
+      return; // served nothing this interval: no evidence either way
+    }
+    latest.put(dataNode, new Sample(bytes / (serviceMillis / 1000.0), nowMillis));
+  }
+
+  @Override
+  public synchronized Set<String> stragglers(long nowMillis) {
+    List<String> names = new ArrayList<>();
+    List<Double> rates = new ArrayList<>();
+    for (Iterator<Map.Entry<String, Sample>> it = latest.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Sample> e = it.next();
+      if (nowMillis - e.getValue().at > sampleTtlMillis) {
+        it.remove();
+      } else {
+        names.add(e.getKey());
+        rates.add(e.getValue().rate);
+      }
+    }
+    if (names.size() >= minSamples) {
+      double[] r = new double[rates.size()];
+      for (int i = 0; i < r.length; i++) {
+        r[i] = rates.get(i);
+      }
+      boolean[] slow = flag(r);
+      for (int i = 0; i < slow.length; i++) {
+        if (slow[i]) {
+          flaggedAt.put(names.get(i), nowMillis);
+        } else {
+          flaggedAt.remove(names.get(i)); // a fresh, normal sample clears a report
+        }
+      }
+    }
+    flaggedAt.values().removeIf(at -> nowMillis - at > reportTtlMillis);
+    return flaggedAt.isEmpty() ? Collections.<String>emptySet() : Collections.unmodifiableSet(new TreeSet<>(flaggedAt.keySet()));
+  }
+
+  /** Which of the fresh rates are stragglers. */
+  abstract boolean[] flag(double[] rates);
+}

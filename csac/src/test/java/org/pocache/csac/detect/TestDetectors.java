@@ -1,0 +1,111 @@
+package org.pocache.csac.detect;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.util.Collections;
+import java.util.Random;
+import java.util.Set;
+import org.junit.Test;
+
+public class TestDetectors {
+  private static final long MIB = 1 << 20;
+
+  /** n DataNodes at ~100 MiB/s with jitter, dn0 at {@code slowRate} MiB/s; one interval each at time t. */
+  private static void interval(StragglerDetector d, int n, double slowRate, long t, Random r) {
+    for (int i = 0; i < n; i++) {
+      double rate = i == 0 ? slowRate : 100 * (1 + 0.02 * r.nextGaussian());
+      d.report("dn" + i, (long) (rate * MIB), 1000, t);
+    }
+  }
+
+  @Test
+  public void threeSigmaCannotFlagOneStragglerAmongTenOrFewer() {
+    for (int n = 3; n <= 10; n++) {
+      ThreeSigma d = new ThreeSigma(3, 60_000, 60_000);
+      interval(d, n, 0.001, 0, new Random(n)); // as slow as it gets
+      assertEquals("n = " + n, Collections.emptySet(), d.stragglers(0));
+    }
+    // The arithmetic behind it: one point among n is at most sqrt(n - 1) sigmas from the mean.
+    double[] worst = new double[10];
+    worst[0] = -1e9;
+    double mean = worst[0] / 10;
+    double var = 0;
+    for (double x : worst) {
+      var += (x - mean) * (x - mean);
+    }
+    assertEquals(3.0, (mean - worst[0]) / Math.sqrt(var / 10), 1e-9);
+  }
+
+  @Test
+  public void threeSigmaFlagsAClearStragglerAmongThirteen() {
+    ThreeSigma d = new ThreeSigma(3, 60_000, 60_000);
+    interval(d, 13, 10, 0, new Random(1));
+    assertEquals(Collections.singleton("dn0"), d.stragglers(0));
+  }
+
+  @Test
+  public void medianMadFindsAStragglerAmongFewAndIgnoresJitter() {
+    MedianMad d = new MedianMad(3, 60_000, 60_000, 0.3);
+    interval(d, 4, 20, 0, new Random(2));
+    assertEquals(Collections.singleton("dn0"), d.stragglers(0));
+    MedianMad calm = new MedianMad(3, 60_000, 60_000, 0.3);
+    interval(calm, 13, 85, 0, new Random(3)); // 15% below the others: jitter, not a straggler
+    assertEquals(Collections.emptySet(), calm.stragglers(0));
+  }
+
+  @Test
+  public void reportsExpireAndRecoveryClears() {
+    MedianMad d = new MedianMad(3, 10_000, 30_000, 0.3);
+    Random r = new Random(4);
+    interval(d, 5, 5, 0, r);
+    assertEquals(Collections.singleton("dn0"), d.stragglers(0));
+    // dn0 goes quiet (no samples); the others keep reporting. Its last sample (t = 0)
+    // stays fresh until 10 s, so it is last flagged then; the report expires 30 s later.
+    for (long t = 5_000; t <= 45_000; t += 5_000) {
+      for (int i = 1; i < 5; i++) {
+        d.report("dn" + i, 100 * MIB, 1000, t);
+      }
+      Set<String> s = d.stragglers(t);
+      assertEquals("t = " + t, t <= 40_000 ? Collections.singleton("dn0") : Collections.emptySet(), s);
+    }
+    // A fresh normal sample clears a flag at once.
+    interval(d, 5, 5, 50_000, r);
+    assertEquals(Collections.singleton("dn0"), d.stragglers(50_000));
+    interval(d, 5, 100, 51_000, r);
+    assertEquals(Collections.emptySet(), d.stragglers(51_000));
+  }
+
+  @Test
+  public void tooFewOrIdleSamplesFlagNothing() {
+    ThreeSigma d = new ThreeSigma(5, 60_000, 60_000);
+    interval(d, 4, 1, 0, new Random(5));
+    assertEquals(Collections.emptySet(), d.stragglers(0));
+    MedianMad m = new MedianMad(3, 60_000, 60_000, 0.3);
+    m.report("idle", 0, 0, 0); // served nothing: not a sample at rate 0
+    m.report("a", 100, 1, 0);
+    m.report("b", 100, 1, 0);
+    assertEquals(Collections.emptySet(), m.stragglers(0));
+  }
+
+  @Test
+  public void badInputIsNamed() {
+    ThreeSigma d = new ThreeSigma(3, 1000, 1000);
+    expect("bytes served by dn1 must be >= 0, got -1", () -> d.report("dn1", -1, 10, 0));
+    expect("service time of dn1 must be a finite number >= 0 ms, got NaN", () -> d.report("dn1", 1, Double.NaN, 0));
+    expect("service time of dn1 must be a finite number >= 0 ms, got -5.0", () -> d.report("dn1", 1, -5, 0));
+    expect("dfs.pocache.straggler.detector: unknown straggler detector 'sigma'; known: three-sigma, median-mad",
+        () -> Detectors.create("dfs.pocache.straggler.detector", "sigma", 3, 1, 1, 0.3));
+    expect("minimum fraction below the median must be in (0, 1), got 1.5", () -> new MedianMad(3, 1, 1, 1.5));
+  }
+
+  private static void expect(String message, Runnable r) {
+    try {
+      r.run();
+      fail("accepted: " + message);
+    } catch (IllegalArgumentException e) {
+      assertEquals(message, e.getMessage());
+    }
+  }
+}
