@@ -1,0 +1,109 @@
+package org.pocache.csac.sim;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.pocache.csac.Csac;
+import org.pocache.csac.Decision;
+import org.pocache.csac.FileRef;
+
+/**
+ * POCache's parity caching managed by a {@link Csac}: straggler-aware ("csac+x")
+ * or not (plain "x", which never sees a straggler list and so admits by G_a
+ * alone), optionally with prefetching. A read hits a straggler if more of its
+ * blocks are on stragglers than the cached parity (m blocks) can replace.
+ */
+final class ParityCaching implements Strategy {
+  private final String name;
+  private final Csac csac;
+  private final boolean aware;
+  private final boolean prefetch;
+  private final Map<Long, FileRef> byId;
+  private long cached;
+  private long evicted;
+  private long prefetched;
+  private boolean lastHit;
+
+  ParityCaching(String name, Csac csac, boolean aware, boolean prefetch, Map<Long, FileRef> byId) {
+    this.name = name;
+    this.csac = csac;
+    this.aware = aware;
+    this.prefetch = prefetch;
+    this.byId = byId;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void onWrite(FileRef f) {
+    if (csac.query(f) == Decision.SHOULD_CACHE) {
+      account(csac.insert(f), f);
+    }
+  }
+
+  @Override
+  public void onStragglers(Set<String> estimated) {
+    if (!aware) {
+      return;
+    }
+    csac.setStragglers(estimated);
+    if (prefetch && csac.hasNewStragglers()) {
+      for (FileRef f : csac.prefetch(byId::get, Integer.MAX_VALUE)) {
+        List<Long> ev = csac.insert(f);
+        account(ev, f);
+        prefetched += f.weight();
+      }
+    }
+  }
+
+  @Override
+  public boolean read(FileRef f, Set<String> actual) {
+    Decision d = csac.query(f);
+    lastHit = d == Decision.CACHED;
+    int slow = Simulator.blocksOn(f, actual);
+    boolean hit = slow > (lastHit ? f.weight() : 0);
+    boolean wasCached = csac.isCached(f.id());
+    List<Long> ev = csac.update(f, d);
+    if (!wasCached && csac.isCached(f.id())) {
+      account(ev, f);
+    }
+    return hit;
+  }
+
+  private void account(List<Long> ev, FileRef inserted) {
+    if (csac.isCached(inserted.id())) {
+      cached += inserted.weight();
+    }
+    for (long id : ev) {
+      evicted += byId.get(id).weight();
+    }
+  }
+
+  @Override
+  public boolean lastReadHit() {
+    return lastHit;
+  }
+
+  @Override
+  public long cachedWeight() {
+    return cached;
+  }
+
+  @Override
+  public long evictedWeight() {
+    return evicted;
+  }
+
+  @Override
+  public long prefetchedWeight() {
+    return prefetched;
+  }
+
+  static Set<String> none() {
+    return Collections.emptySet();
+  }
+}

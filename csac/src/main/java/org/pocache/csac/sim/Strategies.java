@@ -1,0 +1,66 @@
+package org.pocache.csac.sim;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.pocache.csac.Csac;
+import org.pocache.csac.FileRef;
+import org.pocache.csac.policy.Policies;
+
+/**
+ * Strategies by name: "lru", "lfu", "arc", "s3fifo" (plain, straggler-blind
+ * parity caching with cache-upon-access); "csac+lru", "csac+lfu", "csac+arc",
+ * "csac+s3fifo"; "csac+lfu+prefetch" (theta_p from the caller); "sr", "dc1",
+ * "dc2" (data caching); "agar" (knapsack planner).
+ */
+public final class Strategies {
+  public static final List<String> NAMES = Arrays.asList("lru", "lfu", "arc", "s3fifo", "csac+lru", "csac+lfu",
+      "csac+arc", "csac+s3fifo", "csac+lfu+prefetch", "sr", "dc1", "dc2", "agar");
+
+  private Strategies() {
+  }
+
+  /**
+   * @throws IllegalArgumentException for an unknown name or a negative capacity
+   */
+  public static Strategy create(String name, long capacity, Workload w, double prefetchRatio) {
+    if (!NAMES.contains(name)) {
+      throw new IllegalArgumentException("unknown strategy '" + name + "'; known: " + String.join(", ", NAMES));
+    }
+    if (capacity < 0) {
+      throw new IllegalArgumentException("cache size must be >= 0, got " + capacity);
+    }
+    if (capacity == 0) {
+      return new NoCache(name);
+    }
+    Map<Long, FileRef> byId = new HashMap<>();
+    for (FileRef f : w.files()) {
+      byId.put(f.id(), f);
+    }
+    int k = w.files().get(0).dataNodes().length;
+    switch (name) {
+      case "sr":
+        return new DataCaching(DataCaching.Kind.SR, csac("lfu", capacity, 0, w), k);
+      case "dc1":
+        return new DataCaching(DataCaching.Kind.DC1, csac("lfu", capacity, 0, w), k);
+      case "dc2":
+        return new DataCaching(DataCaching.Kind.DC2, csac("lfu", capacity, 0, w), k);
+      case "agar":
+        return new AgarPlanner(capacity, 100, 0.05, byId);
+      default:
+        boolean aware = name.startsWith("csac+");
+        boolean prefetch = name.endsWith("+prefetch");
+        String eviction = name.replace("csac+", "").replace("+prefetch", "");
+        return new ParityCaching(name, csac(eviction, capacity, prefetch ? prefetchRatio : 0, w), aware, prefetch,
+            byId);
+    }
+  }
+
+  private static Csac csac(String eviction, long capacity, double prefetchRatio, Workload w) {
+    return new Csac(capacity, Policies.admission("admission", "cache-upon-access", capacity, w.files().size()),
+        Policies.eviction("eviction", eviction, capacity),
+        Policies.prediction("prediction", "recency", Math.max(16, w.files().size())), prefetchRatio,
+        Long.MAX_VALUE, () -> 0L);
+  }
+}
