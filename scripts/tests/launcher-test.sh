@@ -36,6 +36,11 @@ expect 2 "--codes entries must be k:m" "$POCACHE" bench coder --codes 4:9
 expect 0 "Usage: pocache bench coder" "$POCACHE" bench coder --help
 expect 2 "Usage: pocache checknative [-a]" "$POCACHE" checknative --bogus
 expect 0 "isal:" "$POCACHE" checknative
+expect 2 "ps must be a probability in [0, 1], got 2.0" "$POCACHE" model --ps 2 --trials 0
+expect 0 "parity-only" "$POCACHE" model --trials 1000
+expect 2 "unknown experiment 'exp99'" "$POCACHE" simulate --experiment exp99
+expect 2 "give exactly one of --experiment and --trace" "$POCACHE" simulate
+expect 2 "unknown straggler detector 'sigma'" "$POCACHE" simulate --experiment exp11 --detector sigma
 
 # A machine without a JDK or Maven: one line saying which.
 empty=$(mktemp -d)

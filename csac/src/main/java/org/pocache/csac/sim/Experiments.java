@@ -78,6 +78,12 @@ public final class Experiments {
     }
   }
 
+  /** A row from one run (trace replay). */
+  public static Row row(String strategy, String sensing, long cacheSize, Simulator.Result r) {
+    return new Row(strategy, sensing, cacheSize, r.stragglerHitRatio(), r.hitRatio(), r.cachedWeight,
+        r.evictedWeight, r.prefetchedWeight);
+  }
+
   private static List<Long> sizes(long from, long to, long step) {
     List<Long> l = new ArrayList<>();
     for (long s = from; s <= to; s += step) {
