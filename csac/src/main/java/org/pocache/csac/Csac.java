@@ -3,16 +3,15 @@ package org.pocache.csac;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import org.pocache.csac.policy.AdmissionPolicy;
 import org.pocache.csac.policy.EvictionPolicy;
+import org.pocache.csac.policy.LongLongMap;
 import org.pocache.csac.policy.PredictionPolicy;
 
 /**
@@ -43,7 +42,7 @@ public final class Csac {
   private final long exclusiveLimitMillis;
   private final LongSupplier clock;
 
-  private final Map<Long, Long> cached = new HashMap<>(); // file id -> weight in cache
+  private final LongLongMap cached = new LongLongMap(); // file id -> weight in cache
   private long available;
   private Set<String> stragglers = Collections.emptySet();
   private long stragglersSince = -1;
@@ -173,8 +172,8 @@ public final class Csac {
     List<Long> evicted = new ArrayList<>(2);
     while (available < f.weight()) {
       long victim = eviction.victim(f.id());
-      Long w = victim < 0 ? null : cached.remove(victim);
-      if (w == null) {
+      long w = victim < 0 ? -1 : cached.remove(victim, -1);
+      if (w < 0) {
         // The policy lost track of the cache: fail loudly rather than loop or overfill.
         throw new IllegalStateException(eviction.name() + " offered victim " + victim + " with "
             + cached.size() + " files cached and " + available + " of " + capacity + " free");
@@ -184,7 +183,7 @@ public final class Csac {
       evicted.add(victim);
     }
     available -= f.weight();
-    cached.put(f.id(), f.weight());
+    cached.put(f.id(), f.weight(), -1);
     eviction.onInsert(f.id(), f.weight());
     return evicted;
   }
@@ -192,9 +191,9 @@ public final class Csac {
   /** Drops a file (deleted, renamed over, or its parity found bad). Returns whether it was cached. */
   public boolean remove(long fileId) {
     prediction.forget(fileId);
-    Long w = cached.remove(fileId);
+    long w = cached.remove(fileId, -1);
     eviction.onRemove(fileId);
-    if (w != null) {
+    if (w >= 0) {
       available += w;
       return true;
     }
@@ -239,10 +238,8 @@ public final class Csac {
 
   /** A consistency check for tests: the cached weights add up to T - A. */
   boolean accountingHolds() {
-    long sum = 0;
-    for (long w : cached.values()) {
-      sum += w;
-    }
-    return sum == capacity - available && available >= 0;
+    long[] sum = {0};
+    cached.forEach((id, w) -> sum[0] += w);
+    return sum[0] == capacity - available && available >= 0;
   }
 }

@@ -43,25 +43,29 @@ public final class Arc implements EvictionPolicy {
 
   @Override
   public void onAccess(long fileId, boolean cached) {
-    WeightedQueue.Node n = t1.remove(fileId);
-    if (n == null) {
-      n = t2.remove(fileId);
-    }
-    if (n != null) {
-      t2.pushFront(n); // a hit: now "frequent"
+    int h = t1.find(fileId);
+    if (h >= 0) {
+      long w = t1.weightOf(h);
+      t1.removeHandle(h);
+      t2.pushFront(fileId, w, 0); // a hit: now "frequent"
       return;
     }
-    WeightedQueue.Node g = b1.get(fileId);
-    if (g != null) {
-      double delta = Math.max(1.0, (double) b2.weight() / Math.max(1, b1.weight())) * g.weight;
+    h = t2.find(fileId);
+    if (h >= 0) {
+      t2.moveToFront(h);
+      return;
+    }
+    int g = b1.find(fileId);
+    if (g >= 0) {
+      double delta = Math.max(1.0, (double) b2.weight() / Math.max(1, b1.weight())) * b1.weightOf(g);
       p = Math.min(capacity, p + delta);
       pendingId = fileId;
       pendingGhost = 1;
       return;
     }
-    g = b2.get(fileId);
-    if (g != null) {
-      double delta = Math.max(1.0, (double) b1.weight() / Math.max(1, b2.weight())) * g.weight;
+    g = b2.find(fileId);
+    if (g >= 0) {
+      double delta = Math.max(1.0, (double) b1.weight() / Math.max(1, b2.weight())) * b2.weightOf(g);
       p = Math.max(0, p - delta);
       pendingId = fileId;
       pendingGhost = 2;
@@ -79,9 +83,9 @@ public final class Arc implements EvictionPolicy {
     t1.remove(fileId);
     t2.remove(fileId);
     if (ghost) {
-      t2.pushFront(fileId, weight);
+      t2.pushFront(fileId, weight, 0);
     } else {
-      t1.pushFront(fileId, weight);
+      t1.pushFront(fileId, weight, 0);
     }
     pendingId = -1;
     pendingGhost = 0;
@@ -97,22 +101,26 @@ public final class Arc implements EvictionPolicy {
   }
 
   private static long oldest(WeightedQueue q, long protectedId) {
-    WeightedQueue.Node n = q.back();
-    if (n != null && n.id == protectedId) {
-      n = q.newer(n);
+    int h = q.back();
+    if (h >= 0 && q.id(h) == protectedId) {
+      h = q.newer(h);
     }
-    return n == null ? -1 : n.id;
+    return h < 0 ? -1 : q.id(h);
   }
 
   @Override
   public void onEvict(long fileId) {
-    WeightedQueue.Node n = t1.remove(fileId);
-    if (n != null) {
-      b1.pushFront(fileId, n.weight);
+    int h = t1.find(fileId);
+    if (h >= 0) {
+      long w = t1.weightOf(h);
+      t1.removeHandle(h);
+      b1.pushFront(fileId, w, 0);
     } else {
-      n = t2.remove(fileId);
-      if (n != null) {
-        b2.pushFront(fileId, n.weight);
+      h = t2.find(fileId);
+      if (h >= 0) {
+        long w = t2.weightOf(h);
+        t2.removeHandle(h);
+        b2.pushFront(fileId, w, 0);
       }
     }
     trimGhosts();

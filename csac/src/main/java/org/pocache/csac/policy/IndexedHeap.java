@@ -1,8 +1,6 @@
 package org.pocache.csac.policy;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * A binary min-heap of file ids keyed by (priority, tie), where each id knows its
@@ -12,8 +10,9 @@ final class IndexedHeap {
   private long[] ids = new long[16];
   private double[] keys = new double[16];
   private long[] ties = new long[16];
+  private long[] aux = new long[16]; // a value carried with each id (LFU's hit count)
   private int size;
-  private final Map<Long, Integer> slot = new HashMap<>();
+  private final LongLongMap slot = new LongLongMap();
 
   int size() {
     return size;
@@ -23,40 +22,55 @@ final class IndexedHeap {
     return slot.containsKey(id);
   }
 
+  /** The auxiliary value of {@code id}, or {@code missing}. */
+  long aux(long id, long missing) {
+    int i = (int) slot.get(id, -1);
+    return i < 0 ? missing : aux[i];
+  }
+
+  void setAux(long id, long value) {
+    int i = (int) slot.get(id, -1);
+    if (i >= 0) {
+      aux[i] = value;
+    }
+  }
+
   double key(long id) {
-    Integer i = slot.get(id);
-    return i == null ? Double.NaN : keys[i];
+    int i = (int) slot.get(id, -1);
+    return i < 0 ? Double.NaN : keys[i];
   }
 
   /** Inserts or re-keys {@code id}. */
   void put(long id, double key, long tie) {
-    Integer i = slot.get(id);
-    if (i == null) {
+    int i = (int) slot.get(id, -1);
+    if (i < 0) {
       if (size == ids.length) {
         ids = Arrays.copyOf(ids, size * 2);
         keys = Arrays.copyOf(keys, size * 2);
         ties = Arrays.copyOf(ties, size * 2);
+        aux = Arrays.copyOf(aux, size * 2);
       }
-      set(size, id, key, tie);
+      set(size, id, key, tie, 0);
       up(size++);
     } else {
       keys[i] = key;
       ties[i] = tie;
       up(i);
-      down(slot.get(id));
+      down((int) slot.get(id, -1));
     }
   }
 
   void remove(long id) {
-    Integer i = slot.remove(id);
-    if (i == null) {
+    int i = (int) slot.remove(id, -1);
+    if (i < 0) {
       return;
     }
     size--;
     if (i != size) {
-      set(i, ids[size], keys[size], ties[size]);
+      long moved = ids[size];
+      set(i, moved, keys[size], ties[size], aux[size]);
       up(i);
-      down(slot.get(ids[i]));
+      down((int) slot.get(moved, -1));
     }
   }
 
@@ -70,18 +84,19 @@ final class IndexedHeap {
     }
     long best = -1;
     for (int c = 1; c <= 2 && c < size; c++) { // the second smallest is a child of the root
-      if (best < 0 || less(c, slot.get(best))) {
+      if (best < 0 || less(c, (int) slot.get(best, -1))) {
         best = ids[c];
       }
     }
     return best;
   }
 
-  private void set(int i, long id, double key, long tie) {
+  private void set(int i, long id, double key, long tie, long a) {
     ids[i] = id;
     keys[i] = key;
     ties[i] = tie;
-    slot.put(id, i);
+    aux[i] = a;
+    slot.put(id, i, -1);
   }
 
   private boolean less(int a, int b) {
@@ -92,8 +107,9 @@ final class IndexedHeap {
     long id = ids[a];
     double k = keys[a];
     long t = ties[a];
-    set(a, ids[b], keys[b], ties[b]);
-    set(b, id, k, t);
+    long x = aux[a];
+    set(a, ids[b], keys[b], ties[b], aux[b]);
+    set(b, id, k, t, x);
   }
 
   private void up(int i) {

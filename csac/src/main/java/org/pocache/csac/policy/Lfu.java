@@ -1,8 +1,5 @@
 package org.pocache.csac.policy;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * Least frequently used with dynamic aging (LFU-DA; Arlitt et al., "Evaluating
  * content management techniques for Web proxy caches", 2000): a cached file's key
@@ -13,7 +10,6 @@ import java.util.Map;
  */
 public final class Lfu implements EvictionPolicy {
   private final IndexedHeap heap = new IndexedHeap();
-  private final Map<Long, Long> counts = new HashMap<>();
   private double age; // L
   private long tick;
 
@@ -24,17 +20,17 @@ public final class Lfu implements EvictionPolicy {
 
   @Override
   public void onAccess(long fileId, boolean cached) {
-    Long c = counts.get(fileId);
-    if (c != null) {
-      counts.put(fileId, c + 1);
+    long c = heap.aux(fileId, -1); // the hit count lives in the heap entry
+    if (c >= 0) {
       heap.put(fileId, age + c + 1, ++tick);
+      heap.setAux(fileId, c + 1);
     }
   }
 
   @Override
   public void onInsert(long fileId, long weight) {
-    counts.put(fileId, 1L);
     heap.put(fileId, age + 1, ++tick);
+    heap.setAux(fileId, 1);
   }
 
   @Override
@@ -54,6 +50,5 @@ public final class Lfu implements EvictionPolicy {
   @Override
   public void onRemove(long fileId) {
     heap.remove(fileId);
-    counts.remove(fileId);
   }
 }

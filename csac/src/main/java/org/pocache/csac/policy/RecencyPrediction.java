@@ -1,12 +1,15 @@
 package org.pocache.csac.policy;
 
 import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.NoSuchElementException;
 
-/** The paper's prediction: the more recently a file was read, the sooner it is read again. */
+/**
+ * The paper's prediction: the more recently a file was read, the sooner it is
+ * read again. Remembers the last {@code historySize} distinct files.
+ */
 public final class RecencyPrediction implements PredictionPolicy {
-  private final LinkedHashMap<Long, Boolean> recent;
+  private final WeightedQueue recent = new WeightedQueue(); // front = most recent
+  private final int historySize;
 
   /**
    * @param historySize how many distinct files to remember
@@ -15,14 +18,7 @@ public final class RecencyPrediction implements PredictionPolicy {
     if (historySize <= 0) {
       throw new IllegalArgumentException("prediction history size must be > 0, got " + historySize);
     }
-    recent = new LinkedHashMap<Long, Boolean>(16, 0.75f, true) {
-      private static final long serialVersionUID = 1L;
-
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-        return size() > historySize;
-      }
-    };
+    this.historySize = historySize;
   }
 
   @Override
@@ -32,7 +28,15 @@ public final class RecencyPrediction implements PredictionPolicy {
 
   @Override
   public void record(long fileId) {
-    recent.put(fileId, Boolean.TRUE);
+    int h = recent.find(fileId);
+    if (h >= 0) {
+      recent.moveToFront(h);
+      return;
+    }
+    recent.pushFront(fileId, 0, 0);
+    if (recent.size() > historySize) {
+      recent.popBack();
+    }
   }
 
   @Override
@@ -42,8 +46,12 @@ public final class RecencyPrediction implements PredictionPolicy {
 
   @Override
   public Iterator<Long> candidates() {
-    // LinkedHashMap iterates oldest first; hand out newest first.
-    Long[] ids = recent.keySet().toArray(new Long[0]);
+    // Newest first: walk from the back towards the front of a snapshot taken now.
+    long[] ids = new long[recent.size()];
+    int n = 0;
+    for (int h = recent.back(); h >= 0; h = recent.newer(h)) {
+      ids[n++] = recent.id(h);
+    }
     return new Iterator<Long>() {
       int i = ids.length - 1;
 
@@ -54,6 +62,9 @@ public final class RecencyPrediction implements PredictionPolicy {
 
       @Override
       public Long next() {
+        if (i < 0) {
+          throw new NoSuchElementException();
+        }
         return ids[i--];
       }
     };

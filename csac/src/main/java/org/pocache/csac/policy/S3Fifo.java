@@ -36,12 +36,10 @@ public final class S3Fifo implements EvictionPolicy {
 
   @Override
   public void onAccess(long fileId, boolean cached) {
-    WeightedQueue.Node n = small.get(fileId);
-    if (n == null) {
-      n = main.get(fileId);
-    }
-    if (n != null && n.freq < MAX_FREQ) {
-      n.freq++;
+    WeightedQueue q = small.contains(fileId) ? small : main;
+    int h = q.find(fileId);
+    if (h >= 0 && q.counter(h) < MAX_FREQ) {
+      q.setCounter(h, q.counter(h) + 1);
     }
   }
 
@@ -49,67 +47,73 @@ public final class S3Fifo implements EvictionPolicy {
   public void onInsert(long fileId, long weight) {
     small.remove(fileId);
     main.remove(fileId);
-    if (ghost.remove(fileId) != null) {
-      main.pushFront(fileId, weight);
+    if (ghost.remove(fileId)) {
+      main.pushFront(fileId, weight, 0);
     } else {
-      small.pushFront(fileId, weight);
+      small.pushFront(fileId, weight, 0);
     }
+  }
+
+  private boolean evictFromSmall() {
+    return !small.isEmpty() && (small.weight() >= smallTarget || main.isEmpty());
   }
 
   @Override
   public long victim(long protectedId) {
     // Promote and demote until the oldest file of the queue to evict from is cold.
     for (int guard = 0; guard < 4 * (small.size() + main.size()) + 4; guard++) {
-      boolean fromSmall = !small.isEmpty() && (small.weight() >= smallTarget || main.isEmpty());
+      boolean fromSmall = evictFromSmall();
       WeightedQueue q = fromSmall ? small : main;
-      WeightedQueue.Node n = q.back();
-      if (n == null) {
+      int h = q.back();
+      if (h < 0) {
         return -1;
       }
-      if (n.id == protectedId) {
-        WeightedQueue.Node other = q.newer(n);
-        if (other == null) {
+      if (q.id(h) == protectedId) {
+        int other = q.newer(h);
+        if (other < 0) {
           WeightedQueue alt = fromSmall ? main : small;
-          return alt.back() == null ? -1 : alt.back().id;
+          return alt.back() < 0 ? -1 : alt.id(alt.back());
         }
-        n = other;
+        h = other;
       }
+      long id = q.id(h);
       if (fromSmall) {
-        if (n.freq > 0) {
-          small.remove(n.id);
-          n.freq = 0;
-          main.pushFront(n);
+        if (q.counter(h) > 0) {
+          long w = q.weightOf(h);
+          small.removeHandle(h);
+          main.pushFront(id, w, 0);
           continue;
         }
-        return n.id;
+        return id;
       }
-      if (n.freq > 0) {
-        main.remove(n.id);
-        n.freq--;
-        main.pushFront(n);
+      if (q.counter(h) > 0) {
+        q.setCounter(h, q.counter(h) - 1);
+        q.moveToFront(h);
         continue;
       }
-      return n.id;
+      return id;
     }
-    WeightedQueue.Node n = main.back() != null ? main.back() : small.back();
-    return n == null ? -1 : n.id;
+    WeightedQueue q = main.back() >= 0 ? main : small;
+    return q.back() < 0 ? -1 : q.id(q.back());
   }
 
   @Override
   public long peekVictim(long protectedId) {
-    WeightedQueue q = !small.isEmpty() && (small.weight() >= smallTarget || main.isEmpty()) ? small : main;
-    WeightedQueue.Node n = q.back();
-    if (n != null && n.id == protectedId) {
-      n = q.newer(n);
+    WeightedQueue q = evictFromSmall() ? small : main;
+    int h = q.back();
+    if (h >= 0 && q.id(h) == protectedId) {
+      h = q.newer(h);
     }
-    return n == null ? -1 : n.id;
+    return h < 0 ? -1 : q.id(h);
   }
 
   @Override
   public void onEvict(long fileId) {
-    WeightedQueue.Node n = small.remove(fileId);
-    if (n != null) {
-      ghost.pushFront(fileId, n.weight);
+    int h = small.find(fileId);
+    if (h >= 0) {
+      long w = small.weightOf(h);
+      small.removeHandle(h);
+      ghost.pushFront(fileId, w, 0);
       while (ghost.weight() > capacity - smallTarget && ghost.size() > 1) {
         ghost.popBack();
       }

@@ -1,34 +1,27 @@
 package org.pocache.csac.policy;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
 
 /**
- * A doubly linked queue of file ids with weights and an id index: O(1) push to
- * the front, pop from the back, removal and lookup; keeps its total weight.
+ * A doubly linked queue of file ids with weights and a small counter, stored in
+ * parallel arrays and addressed by int handles (no object per entry), with an id
+ * index: O(1) push to the front, pop from the back, removal and lookup. Keeps its
+ * total weight. About 45 bytes per entry. Not thread-safe.
  */
 final class WeightedQueue {
-  static final class Node {
-    final long id;
-    long weight;
-    int freq; // used by S3-FIFO
-    Node prev;
-    Node next;
+  private static final int NONE = -1;
 
-    Node(long id, long weight) {
-      this.id = id;
-      this.weight = weight;
-    }
-  }
-
-  private final Map<Long, Node> index = new HashMap<>();
-  private final Node head = new Node(-1, 0); // head.next = front (newest), head.prev = back (oldest)
+  private long[] ids = new long[16];
+  private long[] weights = new long[16];
+  private byte[] counters = new byte[16];
+  private int[] prev = new int[16];
+  private int[] next = new int[16];
+  private final LongLongMap index = new LongLongMap();
+  private int head = NONE; // newest
+  private int tail = NONE; // oldest
+  private int free = NONE;
+  private int used;
   private long weight;
-
-  WeightedQueue() {
-    head.next = head;
-    head.prev = head;
-  }
 
   long weight() {
     return weight;
@@ -42,51 +35,134 @@ final class WeightedQueue {
     return index.isEmpty();
   }
 
-  Node get(long id) {
-    return index.get(id);
-  }
-
   boolean contains(long id) {
     return index.containsKey(id);
   }
 
-  void pushFront(Node n) {
-    index.put(n.id, n);
-    weight += n.weight;
-    n.next = head.next;
-    n.prev = head;
-    head.next.prev = n;
-    head.next = n;
+  /** The handle of {@code id}, or -1. */
+  int find(long id) {
+    return (int) index.get(id, NONE);
   }
 
-  Node pushFront(long id, long w) {
-    Node n = new Node(id, w);
-    pushFront(n);
-    return n;
+  long id(int h) {
+    return ids[h];
   }
 
-  /** The oldest node, or null. */
-  Node back() {
-    return head.prev == head ? null : head.prev;
+  long weightOf(int h) {
+    return weights[h];
   }
 
-  /** The node before {@code n} towards the front, or null. */
-  Node newer(Node n) {
-    return n.prev == head ? null : n.prev;
+  int counter(int h) {
+    return counters[h];
   }
 
-  Node remove(long id) {
-    Node n = index.remove(id);
-    if (n != null) {
-      n.prev.next = n.next;
-      n.next.prev = n.prev;
-      weight -= n.weight;
+  void setCounter(int h, int c) {
+    counters[h] = (byte) c;
+  }
+
+  /** Adds {@code id} at the front (it must not be in the queue); returns its handle. */
+  int pushFront(long id, long w, int counter) {
+    int h = allocate();
+    ids[h] = id;
+    weights[h] = w;
+    counters[h] = (byte) counter;
+    index.put(id, h, NONE);
+    weight += w;
+    prev[h] = NONE;
+    next[h] = head;
+    if (head != NONE) {
+      prev[head] = h;
     }
-    return n;
+    head = h;
+    if (tail == NONE) {
+      tail = h;
+    }
+    return h;
   }
 
-  Node popBack() {
-    Node n = back();
-    return n == null ? null : remove(n.id);
+  /** Moves an entry to the front. */
+  void moveToFront(int h) {
+    if (h == head) {
+      return;
+    }
+    unlink(h);
+    prev[h] = NONE;
+    next[h] = head;
+    if (head != NONE) {
+      prev[head] = h;
+    }
+    head = h;
+    if (tail == NONE) {
+      tail = h;
+    }
+  }
+
+  /** The oldest entry's handle, or -1. */
+  int back() {
+    return tail;
+  }
+
+  /** The entry after {@code h} towards the front, or -1. */
+  int newer(int h) {
+    return prev[h];
+  }
+
+  /** Removes {@code id} if present; returns whether it was. */
+  boolean remove(long id) {
+    int h = find(id);
+    if (h == NONE) {
+      return false;
+    }
+    removeHandle(h);
+    return true;
+  }
+
+  void removeHandle(int h) {
+    index.remove(ids[h], NONE);
+    weight -= weights[h];
+    unlink(h);
+    next[h] = free;
+    free = h;
+  }
+
+  /** Removes the oldest entry; returns its id or -1. */
+  long popBack() {
+    int h = tail;
+    if (h == NONE) {
+      return -1;
+    }
+    long id = ids[h];
+    removeHandle(h);
+    return id;
+  }
+
+  private void unlink(int h) {
+    if (prev[h] != NONE) {
+      next[prev[h]] = next[h];
+    } else {
+      head = next[h];
+    }
+    if (next[h] != NONE) {
+      prev[next[h]] = prev[h];
+    } else {
+      tail = prev[h];
+    }
+  }
+
+  private int allocate() {
+    if (free != NONE) {
+      int h = free;
+      free = next[h];
+      return h;
+    }
+    if (used == ids.length) {
+      int n = ids.length * 2;
+      ids = Arrays.copyOf(ids, n);
+      weights = Arrays.copyOf(weights, n);
+      counters = Arrays.copyOf(counters, n);
+      prev = Arrays.copyOf(prev, n);
+      next = Arrays.copyOf(next, n);
+    }
+    return used++;
   }
 }
