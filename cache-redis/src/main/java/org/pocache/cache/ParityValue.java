@@ -1,0 +1,145 @@
+package org.pocache.cache;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The value stored under a {@link ParityKey}: a versioned header, then the parity
+ * payload. All integers big-endian.
+ *
+ * <pre>
+ *  0  4  magic "POC1"          24  4  stripe           40  4  CRC32C of the payload
+ *  4  1  format version (1)    28  4  substripe        44 4k  CRC32C of each of the k data subblocks
+ *  5  1  k                     32  1  parity index     44+4k 4  CRC32C of bytes 0 .. 44+4k (the header)
+ *  6  2  reserved (0)          33  3  reserved (0)     48+4k   payload
+ *  8  8  file id               36  4  payload length
+ * 16  8  generation
+ * </pre>
+ *
+ * The data CRCs let a reader check what it decodes from this parity. Decoding
+ * checks everything a key promises; any mismatch is a {@link CorruptParityException}.
+ */
+public final class ParityValue {
+  static final int MAGIC = 0x504F4331; // "POC1"
+  static final int VERSION = 1;
+  static final int FIXED = 44;
+
+  private final byte[] bytes;
+  private final int payloadOffset;
+  private final int payloadLength;
+  private final int[] dataCrcs;
+
+  private ParityValue(byte[] bytes, int payloadOffset, int payloadLength, int[] dataCrcs) {
+    this.bytes = bytes;
+    this.payloadOffset = payloadOffset;
+    this.payloadLength = payloadLength;
+    this.dataCrcs = dataCrcs;
+  }
+
+  /** The header length for k data CRCs. */
+  static int headerLength(int k) {
+    return FIXED + 4 * k + 4;
+  }
+
+  /**
+   * Builds the stored bytes.
+   *
+   * @param dataCrcs CRC32C of each data subblock of the substripe (virtual zeros included as zeros)
+   * @throws IllegalArgumentException if there are more than 255 data CRCs
+   */
+  public static byte[] encode(ParityKey key, int[] dataCrcs, ByteBuffer payload) {
+    if (dataCrcs.length > 255) {
+      throw new IllegalArgumentException("at most 255 data CRCs, got " + dataCrcs.length);
+    }
+    if (key.parityIndex() > 255) {
+      throw new IllegalArgumentException("parity index must be <= 255, got " + key.parityIndex());
+    }
+    int h = headerLength(dataCrcs.length);
+    int n = payload.remaining();
+    byte[] out = new byte[h + n];
+    ByteBuffer b = ByteBuffer.wrap(out);
+    b.putInt(MAGIC).put((byte) VERSION).put((byte) dataCrcs.length).putShort((short) 0);
+    b.putLong(key.fileId()).putLong(key.generation()).putInt(key.stripe()).putInt(key.substripe());
+    b.put((byte) key.parityIndex()).put((byte) 0).putShort((short) 0);
+    b.putInt(n).putInt(Crc32c.of(payload));
+    for (int c : dataCrcs) {
+      b.putInt(c);
+    }
+    b.putInt(Crc32c.of(out, 0, h - 4));
+    payload.duplicate().get(out, h, n);
+    return out;
+  }
+
+  /**
+   * Parses and checks a stored value against the key it was read from.
+   *
+   * @throws CorruptParityException saying what is wrong
+   */
+  public static ParityValue decode(ParityKey key, byte[] v) throws CorruptParityException {
+    if (v == null) {
+      throw new CorruptParityException(key, "null value");
+    }
+    if (v.length < FIXED + 4) {
+      throw new CorruptParityException(key, "truncated: " + v.length + " bytes, shorter than any header");
+    }
+    ByteBuffer b = ByteBuffer.wrap(v);
+    if (b.getInt(0) != MAGIC) {
+      throw new CorruptParityException(key, "not a POCache parity value (bad magic)");
+    }
+    if (v[4] != VERSION) {
+      throw new CorruptParityException(key, "unknown format version " + v[4]);
+    }
+    int k = v[5] & 0xff;
+    int h = headerLength(k);
+    if (v.length < h) {
+      throw new CorruptParityException(key, "truncated header: " + v.length + " of " + h + " bytes");
+    }
+    if (b.getInt(h - 4) != Crc32c.of(v, 0, h - 4)) {
+      throw new CorruptParityException(key, "header checksum mismatch");
+    }
+    if (b.getLong(8) != key.fileId()) {
+      throw new CorruptParityException(key, "value belongs to file " + b.getLong(8));
+    }
+    if (b.getLong(16) != key.generation()) {
+      throw new CorruptParityException(key, "value is of generation " + b.getLong(16));
+    }
+    if (b.getInt(24) != key.stripe() || b.getInt(28) != key.substripe() || (v[32] & 0xff) != key.parityIndex()) {
+      throw new CorruptParityException(key, "value is for stripe " + b.getInt(24) + " substripe " + b.getInt(28)
+          + " parity " + (v[32] & 0xff));
+    }
+    int n = b.getInt(36);
+    if (n != v.length - h) {
+      throw new CorruptParityException(key, "payload length " + (v.length - h) + " bytes, header says " + n);
+    }
+    if (b.getInt(40) != Crc32c.of(v, h, n)) {
+      throw new CorruptParityException(key, "payload checksum mismatch");
+    }
+    int[] crcs = new int[k];
+    for (int i = 0; i < k; i++) {
+      crcs[i] = b.getInt(FIXED + 4 * i);
+    }
+    return new ParityValue(v, h, n, crcs);
+  }
+
+  /** The parity bytes (a read-only view, no copy). */
+  public ByteBuffer payload() {
+    return ByteBuffer.wrap(bytes, payloadOffset, payloadLength).slice().asReadOnlyBuffer();
+  }
+
+  public int payloadLength() {
+    return payloadLength;
+  }
+
+  /** CRC32C of data subblock i of the substripe. */
+  public int dataCrc(int i) {
+    return dataCrcs[i];
+  }
+
+  public int dataCount() {
+    return dataCrcs.length;
+  }
+
+  /** Bytes this value takes in Redis (excluding Redis's own overhead). */
+  public int storedBytes() {
+    return bytes.length;
+  }
+}
