@@ -36,6 +36,8 @@ public final class RedisServerFixture implements AutoCloseable {
   public static final class Builder {
     private String password;
     private boolean embedded;
+    private File tlsCert;
+    private File tlsKey;
     private final List<String> extraArgs = new ArrayList<>();
 
     private Builder() {
@@ -53,6 +55,16 @@ public final class RedisServerFixture implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Also serve TLS on {@link RedisServerFixture#tlsPort()} with this PEM certificate and
+     * key (the plain port stays open for the fixture's own readiness checks).
+     */
+    public Builder tls(File certPem, File keyPem) {
+      this.tlsCert = certPem;
+      this.tlsKey = keyPem;
+      return this;
+    }
+
     /** Any other redis.conf directive, e.g. {@code config("maxmemory", "64mb")}. */
     public Builder config(String directive, String... values) {
       extraArgs.add("--" + directive);
@@ -61,7 +73,7 @@ public final class RedisServerFixture implements AutoCloseable {
     }
 
     public RedisServerFixture start() throws IOException {
-      RedisServerFixture f = new RedisServerFixture(password, embedded, extraArgs);
+      RedisServerFixture f = new RedisServerFixture(password, embedded, extraArgs, tlsCert, tlsKey);
       f.startOnFreePort();
       return f;
     }
@@ -76,12 +88,17 @@ public final class RedisServerFixture implements AutoCloseable {
   private final File dir;
   private final RedisBinary binary;
   private final Thread reaper = new Thread(this::kill, "redis-fixture-reaper");
+  private final File tlsCert;
+  private final File tlsKey;
   private Process process;
   private int port;
+  private int tlsPort;
 
-  private RedisServerFixture(String password, boolean embedded, List<String> extraArgs)
+  private RedisServerFixture(String password, boolean embedded, List<String> extraArgs, File tlsCert, File tlsKey)
       throws IOException {
     this.password = password;
+    this.tlsCert = tlsCert;
+    this.tlsKey = tlsKey;
     this.extraArgs = new ArrayList<>(extraArgs);
     this.dir = TestDirs.fresh("redis");
     File binDir = new File(TestDirs.base(), "redis-bin");
@@ -95,6 +112,16 @@ public final class RedisServerFixture implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /** The TLS port, or 0 when TLS is off. */
+  public int tlsPort() {
+    return tlsPort;
+  }
+
+  /** The directory holding this server's files (log, cluster config). */
+  public File dir() {
+    return dir;
   }
 
   /** The password, or null when AUTH is off. */
@@ -145,6 +172,7 @@ public final class RedisServerFixture implements AutoCloseable {
     IOException last = null;
     for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
       port = freePort();
+      tlsPort = tlsCert != null ? freePort() : 0;
       try {
         start();
         return;
@@ -168,6 +196,10 @@ public final class RedisServerFixture implements AutoCloseable {
         "--dir", dir.getPath(), "--logfile", "redis.log");
     if (password != null) {
       Collections.addAll(cmd, "--requirepass", password);
+    }
+    if (tlsCert != null) {
+      Collections.addAll(cmd, "--tls-port", Integer.toString(tlsPort), "--tls-cert-file", tlsCert.getPath(),
+          "--tls-key-file", tlsKey.getPath(), "--tls-ca-cert-file", tlsCert.getPath(), "--tls-auth-clients", "no");
     }
     cmd.addAll(extraArgs);
     File log = new File(dir, "redis.log");

@@ -1,0 +1,48 @@
+package org.pocache.cache;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+/** Settings and payloads for store tests. */
+final class StoreTesting {
+  private StoreTesting() {
+  }
+
+  static Map<String, String> settings(String hosts) {
+    Map<String, String> m = new HashMap<>();
+    m.put(RedisSettings.HOSTS_KEY, hosts);
+    m.put(RedisSettings.CONNECT_TIMEOUT_KEY, "500");
+    m.put(RedisSettings.READ_TIMEOUT_KEY, "1000");
+    m.put(RedisSettings.BREAKER_OPEN_KEY, "500");
+    m.put(RedisSettings.RETRIES_KEY, "1");
+    m.put(RedisSettings.PREFIX_KEY, "test:");
+    return m;
+  }
+
+  static RedisParityStore connect(Map<String, String> m) {
+    return RedisParityStore.connect(RedisSettings.from(m::get));
+  }
+
+  static ByteBuffer payload(int len, long seed) {
+    byte[] b = new byte[len];
+    new Random(seed).nextBytes(b);
+    return ByteBuffer.wrap(b);
+  }
+
+  static int[] crcs(int k) {
+    int[] c = new int[k];
+    for (int i = 0; i < k; i++) {
+      c[i] = 1000 + i;
+    }
+    return c;
+  }
+
+  static byte[] bytes(ParityValue v) {
+    ByteBuffer p = v.payload();
+    byte[] out = new byte[p.remaining()];
+    p.get(out);
+    return out;
+  }
+}
