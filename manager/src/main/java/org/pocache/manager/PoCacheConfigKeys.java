@@ -1,5 +1,7 @@
 package org.pocache.manager;
 
+import org.pocache.cache.RedisSettings;
+
 /**
  * Every POCache configuration key, with its default. Keys are read through
  * {@link PoCacheConfig}, which validates them; each one is documented in
@@ -19,4 +21,70 @@ public final class PoCacheConfigKeys {
   public static final String CODER_DEFAULT = "auto";
   /** The values {@link #CODER_KEY} accepts. */
   public static final String[] CODER_CHOICES = {"auto", "isal", "java"};
+
+  // The parity tier (validated by org.pocache.cache.RedisSettings).
+
+  /** Redis topology: standalone (one server) or cluster (Redis Cluster; hosts are seeds). */
+  public static final String REDIS_TOPOLOGY_KEY = RedisSettings.TOPOLOGY_KEY;
+  public static final String REDIS_TOPOLOGY_DEFAULT = RedisSettings.TOPOLOGY_DEFAULT;
+
+  /** Redis host:port, or a comma-separated list of cluster seeds. */
+  public static final String REDIS_HOSTS_KEY = RedisSettings.HOSTS_KEY;
+  public static final String REDIS_HOSTS_DEFAULT = RedisSettings.HOSTS_DEFAULT;
+
+  /** ACL user name for AUTH (empty: the default user). */
+  public static final String REDIS_USER_KEY = RedisSettings.USER_KEY;
+  public static final String REDIS_USER_DEFAULT = RedisSettings.USER_DEFAULT;
+
+  /** Password for AUTH (requirepass, or the ACL user's password); empty for none. */
+  public static final String REDIS_PASSWORD_KEY = RedisSettings.PASSWORD_KEY;
+  public static final String REDIS_PASSWORD_DEFAULT = RedisSettings.PASSWORD_DEFAULT;
+
+  /** Connect with TLS; needs dfs.pocache.redis.tls.truststore. Host names are checked against the certificate. */
+  public static final String REDIS_TLS_KEY = RedisSettings.TLS_KEY;
+  public static final String REDIS_TLS_DEFAULT = RedisSettings.TLS_DEFAULT;
+
+  /** Trust store (PKCS12, or JKS by .jks extension) holding the CA that signed Redis's certificate. */
+  public static final String REDIS_TRUSTSTORE_KEY = RedisSettings.TRUSTSTORE_KEY;
+  public static final String REDIS_TRUSTSTORE_DEFAULT = RedisSettings.TRUSTSTORE_DEFAULT;
+
+  /** Password of the trust store (empty for none). */
+  public static final String REDIS_TRUSTSTORE_PASSWORD_KEY = RedisSettings.TRUSTSTORE_PASSWORD_KEY;
+  public static final String REDIS_TRUSTSTORE_PASSWORD_DEFAULT = RedisSettings.TRUSTSTORE_PASSWORD_DEFAULT;
+
+  /** Connect timeout to Redis, milliseconds. */
+  public static final String REDIS_CONNECT_TIMEOUT_KEY = RedisSettings.CONNECT_TIMEOUT_KEY;
+  public static final String REDIS_CONNECT_TIMEOUT_DEFAULT = RedisSettings.CONNECT_TIMEOUT_DEFAULT;
+
+  /** Read (socket) timeout for a Redis call, milliseconds. */
+  public static final String REDIS_READ_TIMEOUT_KEY = RedisSettings.READ_TIMEOUT_KEY;
+  public static final String REDIS_READ_TIMEOUT_DEFAULT = RedisSettings.READ_TIMEOUT_DEFAULT;
+
+  /** Maximum pooled connections per Redis node. */
+  public static final String REDIS_POOL_MAX_KEY = RedisSettings.POOL_MAX_KEY;
+  public static final String REDIS_POOL_MAX_DEFAULT = RedisSettings.POOL_MAX_DEFAULT;
+
+  /** Retries of idempotent calls (GET, DEL) after a failure; writes are not retried. */
+  public static final String REDIS_RETRIES_KEY = RedisSettings.RETRIES_KEY;
+  public static final String REDIS_RETRIES_DEFAULT = RedisSettings.RETRIES_DEFAULT;
+
+  /** Backoff before the first retry, milliseconds, doubling per retry. */
+  public static final String REDIS_RETRY_BACKOFF_KEY = RedisSettings.BACKOFF_KEY;
+  public static final String REDIS_RETRY_BACKOFF_DEFAULT = RedisSettings.BACKOFF_DEFAULT;
+
+  /** Consecutive failed calls that open the circuit breaker. */
+  public static final String REDIS_BREAKER_FAILURES_KEY = RedisSettings.BREAKER_FAILURES_KEY;
+  public static final String REDIS_BREAKER_FAILURES_DEFAULT = RedisSettings.BREAKER_FAILURES_DEFAULT;
+
+  /** How long an open breaker fails calls at once before trying Redis again, milliseconds. */
+  public static final String REDIS_BREAKER_OPEN_KEY = RedisSettings.BREAKER_OPEN_KEY;
+  public static final String REDIS_BREAKER_OPEN_DEFAULT = RedisSettings.BREAKER_OPEN_DEFAULT;
+
+  /** Prefix of every POCache key, so several HDFS clusters can share one Redis (no braces or spaces). */
+  public static final String REDIS_KEY_PREFIX_KEY = RedisSettings.PREFIX_KEY;
+  public static final String REDIS_KEY_PREFIX_DEFAULT = RedisSettings.PREFIX_DEFAULT;
+
+  /** Bytes of asynchronous parity uploads in flight per client before a writer waits. */
+  public static final String REDIS_ASYNC_MAX_BYTES_KEY = RedisSettings.ASYNC_MAX_BYTES_KEY;
+  public static final String REDIS_ASYNC_MAX_BYTES_DEFAULT = RedisSettings.ASYNC_MAX_BYTES_DEFAULT;
 }
