@@ -1,0 +1,146 @@
+package org.pocache.experiments.cache;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import org.pocache.cache.ParityKey;
+import org.pocache.cache.ParityValue;
+import org.pocache.cache.RedisParityStore;
+import org.pocache.cache.RedisSettings;
+import org.pocache.experiments.LatencyStats;
+import org.pocache.experiments.Options;
+import org.pocache.experiments.UsageException;
+import org.pocache.testkit.redis.RedisServerFixture;
+
+/**
+ * {@code pocache bench redis}: parity store throughput and latency against a real
+ * local redis-server (started for the run): pipelined PUT and GET of parity values
+ * (checksummed and verified, as in production), and misses. One "call" is one
+ * pipelined batch of {@code pipeline} values; GB/s counts payload bytes (10^9).
+ */
+public final class RedisBench {
+  static final String USAGE = String.join("\n",
+      "Usage: pocache bench redis [--json FILE] [--seconds S]",
+      "  --json FILE   also write {\"results\":[{\"op\",\"value_bytes\",\"pipeline\",\"threads\",\"gbps\",\"p50_us\","
+          + "\"p99_us\"}, ...]}",
+      "  --seconds S   measuring time per row (default 2)");
+
+  public static void main(String[] args) throws Exception {
+    Options o;
+    double seconds;
+    try {
+      o = Options.parse(args, Arrays.asList("json", "seconds"), Arrays.asList("help"));
+      if (o.has("help")) {
+        System.out.println(USAGE);
+        return;
+      }
+      seconds = o.doubleValue("seconds", 2, 0.1);
+    } catch (UsageException e) {
+      System.err.println("pocache bench redis: " + e.getMessage());
+      System.err.println(USAGE);
+      System.exit(2);
+      return;
+    }
+    List<String> rows = new ArrayList<>();
+    try (RedisServerFixture redis = RedisServerFixture.builder().start()) {
+      Map<String, String> conf = new HashMap<>();
+      conf.put(RedisSettings.HOSTS_KEY, redis.host() + ":" + redis.port());
+      try (RedisParityStore store = RedisParityStore.connect(RedisSettings.from(conf::get))) {
+        System.out.printf(Locale.ROOT, "redis-server %s on 127.0.0.1:%d (%s)%n", redis.version(), redis.port(),
+            redis.binary().source().name().toLowerCase(Locale.ROOT));
+        System.out.printf(Locale.ROOT, "%-5s %12s %9s %8s %8s %10s %10s%n", "op", "value_bytes", "pipeline",
+            "threads", "GB/s", "p50_us", "p99_us");
+        for (int size : new int[] {64 << 10, 1 << 20}) {
+          for (int pipeline : new int[] {1, 8}) {
+            rows.add(run(store, "put", size, pipeline, seconds));
+            rows.add(run(store, "get", size, pipeline, seconds));
+          }
+        }
+        rows.add(run(store, "miss", 0, 1, seconds));
+      }
+    }
+    if (o.has("json")) {
+      File f = new File(o.string("json", null));
+      File parent = f.getAbsoluteFile().getParentFile();
+      if (parent != null) {
+        Files.createDirectories(parent.toPath());
+      }
+      Files.write(f.toPath(), ("{\"results\":[\n  " + String.join(",\n  ", rows) + "\n]}\n")
+          .getBytes(StandardCharsets.UTF_8));
+      System.out.println("wrote " + f);
+    }
+  }
+
+  private static String run(RedisParityStore store, String op, int size, int pipeline, double seconds)
+      throws Exception {
+    List<ParityKey> keys = new ArrayList<>();
+    List<int[]> crcs = new ArrayList<>();
+    List<ByteBuffer> payloads = new ArrayList<>();
+    Random r = new Random(size + pipeline);
+    for (int j = 0; j < pipeline; j++) {
+      keys.add(store.key(op.equals("miss") ? 999_999 : size, 1, 0, j, 0));
+      crcs.add(new int[] {1, 2, 3, 4});
+      byte[] b = new byte[size];
+      r.nextBytes(b);
+      payloads.add(ByteBuffer.wrap(b));
+    }
+    if (op.equals("get")) {
+      store.putAll(keys, crcs, payloads);
+    }
+    List<Double> lat = new ArrayList<>();
+    long bytes = 0;
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    long warm = System.nanoTime() + (long) (seconds * 0.2e9);
+    long start = 0;
+    while (true) {
+      long t0 = System.nanoTime();
+      if (t0 > end) {
+        break;
+      }
+      switch (op) {
+        case "put":
+          store.putAll(keys, crcs, payloads);
+          break;
+        case "get": {
+          ParityValue[] v = store.getAll(keys);
+          if (v[0] == null || v[0].payloadLength() != size) {
+            throw new IllegalStateException("GET returned the wrong value");
+          }
+          break;
+        }
+        default:
+          if (store.get(keys.get(0)) != null) {
+            throw new IllegalStateException("a miss returned a value");
+          }
+          break;
+      }
+      long t1 = System.nanoTime();
+      if (t0 >= warm) {
+        if (start == 0) {
+          start = t0;
+        }
+        lat.add((t1 - t0) / 1e3);
+        bytes += (long) size * pipeline;
+      }
+    }
+    double[] l = new double[lat.size()];
+    for (int i = 0; i < l.length; i++) {
+      l[i] = lat.get(i);
+    }
+    LatencyStats s = new LatencyStats(l);
+    double gbps = bytes / (double) (end - start);
+    System.out.printf(Locale.ROOT, "%-5s %12d %9d %8d %8.2f %10.1f %10.1f%n", op, size, pipeline, 1, gbps,
+        s.percentile(50), s.percentile(99));
+    return String.format(Locale.ROOT,
+        "{\"op\":\"%s\",\"value_bytes\":%d,\"pipeline\":%d,\"threads\":1,\"gbps\":%.3f,\"p50_us\":%.1f,\"p99_us\":%.1f}",
+        op, size, pipeline, gbps, s.percentile(50), s.percentile(99));
+  }
+}
