@@ -55,6 +55,65 @@ public final class PoCacheConfig {
   }
 
   /**
+   * An integer key in [min, max].
+   *
+   * @throws IllegalArgumentException naming the key otherwise
+   */
+  public static int getInt(Configuration conf, String key, String dflt, int min, int max) {
+    String v = conf.getTrimmed(key, dflt);
+    try {
+      int n = Integer.parseInt(v);
+      if (n < min || n > max) {
+        throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + n);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  /**
+   * A number key in [min, max].
+   *
+   * @throws IllegalArgumentException naming the key otherwise
+   */
+  public static double getDouble(Configuration conf, String key, String dflt, double min, double max) {
+    String v = conf.getTrimmed(key, dflt);
+    try {
+      double d = Double.parseDouble(v);
+      if (!(d >= min && d <= max)) {
+        throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + v);
+      }
+      return d;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a number, got '" + v + "'");
+    }
+  }
+
+  /**
+   * A host:port key (port 0 allowed: any free port).
+   *
+   * @throws IllegalArgumentException naming the key otherwise
+   */
+  public static java.net.InetSocketAddress getAddress(Configuration conf, String key, String dflt) {
+    String v = conf.getTrimmed(key, dflt);
+    int colon = v.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException(key + " must be host:port, got '" + v + "'");
+    }
+    int port;
+    try {
+      port = Integer.parseInt(v.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be host:port, got '" + v + "'");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(key + ": port " + port + " is out of range 0-65535");
+    }
+    return java.net.InetSocketAddress.createUnresolved(v.substring(0, colon), port);
+  }
+
+  /**
    * A boolean key that must be "true" or "false" (any case, surrounding blanks ignored).
    *
    * @throws IllegalArgumentException naming the key and the value otherwise

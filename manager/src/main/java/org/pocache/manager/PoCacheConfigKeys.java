@@ -87,4 +87,42 @@ public final class PoCacheConfigKeys {
   /** Bytes of asynchronous parity uploads in flight per client before a writer waits. */
   public static final String REDIS_ASYNC_MAX_BYTES_KEY = RedisSettings.ASYNC_MAX_BYTES_KEY;
   public static final String REDIS_ASYNC_MAX_BYTES_DEFAULT = RedisSettings.ASYNC_MAX_BYTES_DEFAULT;
+
+  // The Manager and its straggler list.
+
+  /** host:port the Manager's RPC server listens on (in the NameNode with the plugin). Clients and DataNodes connect to this port on the NameNode's host when the host is 0.0.0.0. */
+  public static final String MANAGER_ADDRESS_KEY = "dfs.pocache.manager.address";
+  public static final String MANAGER_ADDRESS_DEFAULT = "0.0.0.0:8047";
+
+  /** RPC handler threads of the Manager. */
+  public static final String MANAGER_HANDLERS_KEY = "dfs.pocache.manager.handlers";
+  public static final String MANAGER_HANDLERS_DEFAULT = "8";
+
+  /** Timeout of a call to the Manager, milliseconds: a missing Manager costs a caller at most this much. */
+  public static final String MANAGER_RPC_TIMEOUT_KEY = "dfs.pocache.manager.rpc.timeout.ms";
+  public static final String MANAGER_RPC_TIMEOUT_DEFAULT = "200";
+
+  /** Straggler detector: median-mad (robust; finds one straggler among few DataNodes) or three-sigma (the paper's rule; cannot flag a single straggler among 10 or fewer DataNodes). */
+  public static final String STRAGGLER_DETECTOR_KEY = "dfs.pocache.straggler.detector";
+  public static final String STRAGGLER_DETECTOR_DEFAULT = "median-mad";
+
+  /** Fresh DataNode samples needed before anything is flagged. */
+  public static final String STRAGGLER_MIN_SAMPLES_KEY = "dfs.pocache.straggler.min.samples";
+  public static final String STRAGGLER_MIN_SAMPLES_DEFAULT = "3";
+
+  /** A DataNode's service-rate sample counts for this long, milliseconds. */
+  public static final String STRAGGLER_SAMPLE_TTL_KEY = "dfs.pocache.straggler.sample.ttl.ms";
+  public static final String STRAGGLER_SAMPLE_TTL_DEFAULT = "10000";
+
+  /** A flagged DataNode leaves the list when not flagged again for this long (a fresh normal sample clears it at once), milliseconds. */
+  public static final String STRAGGLER_REPORT_TTL_KEY = "dfs.pocache.straggler.report.ttl.ms";
+  public static final String STRAGGLER_REPORT_TTL_DEFAULT = "60000";
+
+  /** median-mad only: a straggler must also be at least this fraction below the median rate. */
+  public static final String STRAGGLER_MIN_FRACTION_KEY = "dfs.pocache.straggler.min.fraction.below.median";
+  public static final String STRAGGLER_MIN_FRACTION_DEFAULT = "0.3";
+
+  /** How often each DataNode's POCache plugin sends its service-rate sample to the Manager, milliseconds. */
+  public static final String DATANODE_HEARTBEAT_INTERVAL_KEY = "dfs.pocache.datanode.heartbeat.interval.ms";
+  public static final String DATANODE_HEARTBEAT_INTERVAL_DEFAULT = "3000";
 }

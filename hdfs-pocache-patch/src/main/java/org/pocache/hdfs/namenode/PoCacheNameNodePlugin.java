@@ -1,0 +1,58 @@
+package org.pocache.hdfs.namenode;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.util.ServicePlugin;
+import org.pocache.manager.PoCacheConfig;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.server.Manager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code dfs.namenode.plugins}: starts the POCache Manager inside the NameNode
+ * when {@code dfs.pocache.enabled} is true. Any failure, at start or later, is
+ * contained and logged: the NameNode never goes down because of POCache.
+ */
+public final class PoCacheNameNodePlugin implements ServicePlugin {
+  private static final Logger LOG = LoggerFactory.getLogger(PoCacheNameNodePlugin.class);
+  private volatile Manager manager;
+
+  @Override
+  public void start(Object service) {
+    try {
+      Configuration conf = ((NameNode) service).getConf();
+      if (!PoCacheConfig.isEnabled(conf)) {
+        LOG.info("POCache is disabled ({}=false); the Manager is not started", PoCacheConfigKeys.ENABLED_KEY);
+        return;
+      }
+      manager = Manager.start(conf);
+      LOG.info("POCache Manager listening on {}", manager.address());
+    } catch (Throwable t) {
+      LOG.error("POCache Manager failed to start; the NameNode continues without it", t);
+    }
+  }
+
+  /** The running Manager, or null. */
+  public Manager manager() {
+    return manager;
+  }
+
+  @Override
+  public void stop() {
+    Manager m = manager;
+    manager = null;
+    if (m != null) {
+      try {
+        m.close();
+      } catch (Throwable t) {
+        LOG.warn("POCache Manager did not stop cleanly", t);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+}

@@ -1,0 +1,104 @@
+package org.pocache.hdfs.namenode;
+
+import static org.junit.Assert.assertEquals;
+
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.hdfs.datanode.PoCacheDataNodePlugin;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.testkit.hdfs.MiniHdfs;
+
+/**
+ * The Manager runs in the NameNode (plugin), every DataNode runs the heartbeat
+ * plugin, clients read from all DataNodes, and one DataNode is throttled: it must
+ * be on the Manager's straggler list within 3 heartbeat intervals, and leave it
+ * after it is un-throttled. median-mad among 5 DataNodes; three-sigma among 11.
+ */
+public class TestStragglerListFromHeartbeats {
+  private static final int INTERVAL_MS = 1000;
+  private static final long BLOCK = 1 << 20;
+
+  @Test
+  public void medianMadAmongFive() throws Exception {
+    check("median-mad", 5);
+  }
+
+  @Test
+  public void threeSigmaAmongEleven() throws Exception {
+    check("three-sigma", 11);
+  }
+
+  private static void check(String detector, int dataNodes) throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    try (MiniHdfs hdfs = MiniHdfs.builder().dataNodes(dataNodes)
+        .set(PoCacheConfigKeys.ENABLED_KEY, "true")
+        .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
+        .set("dfs.datanode.plugins", PoCacheDataNodePlugin.class.getName())
+        .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port)
+        .set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, Integer.toString(INTERVAL_MS))
+        .set(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY, detector)
+        .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, Integer.toString(2 * INTERVAL_MS + 500))
+        .set(PoCacheConfigKeys.STRAGGLER_REPORT_TTL_KEY, "30000")
+        .start();
+         ManagerClient manager = new ManagerClient(new InetSocketAddress("127.0.0.1", port), hdfs.conf(), 2000)) {
+      // Identical "disks", one block on each DataNode, read round and round.
+      hdfs.setAllBandwidth(32L << 20);
+      Path file = new Path("/heartbeat/f");
+      hdfs.writePinnedFile(file, BLOCK, dataNodes, 5);
+      AtomicBoolean stop = new AtomicBoolean();
+      Thread reader = new Thread(() -> readForever(hdfs, file, dataNodes, stop), "reader");
+      reader.start();
+      try {
+        assertEquals(detector, manager.getStragglers().detector);
+        // Baseline: enough intervals for every DataNode to report, and no straggler.
+        Thread.sleep(3 * INTERVAL_MS);
+        assertEquals(Collections.emptyList(), manager.getStragglers().dataNodes);
+
+        int slow = dataNodes / 2;
+        String slowName = hdfs.dataNode(slow).getDatanodeId().getXferAddr();
+        hdfs.throttle(slow).setBandwidth(2L << 20);
+        GenericTestUtils.waitFor(() -> listIs(manager, Collections.singleton(slowName)), 50, 3 * INTERVAL_MS + 500);
+
+        hdfs.throttle(slow).setBandwidth(32L << 20);
+        GenericTestUtils.waitFor(() -> listIs(manager, Collections.<String>emptySet()), 50, 3 * INTERVAL_MS + 500);
+      } finally {
+        stop.set(true);
+        reader.join();
+      }
+    }
+  }
+
+  private static boolean listIs(ManagerClient m, java.util.Set<String> want) {
+    try {
+      return new HashSet<>(m.getStragglers().dataNodes).equals(want);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private static void readForever(MiniHdfs hdfs, Path file, int blocks, AtomicBoolean stop) {
+    byte[] buf = new byte[(int) BLOCK]; // whole blocks: TotalReadTime counts whole ms, so short reads give noisy rates
+    try (FSDataInputStream in = hdfs.fs().open(file)) {
+      while (!stop.get()) {
+        for (int b = 0; b < blocks && !stop.get(); b++) {
+          in.readFully(b * BLOCK, buf); // one block from every DataNode each round
+        }
+      }
+    } catch (Exception e) {
+      if (!stop.get()) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+}

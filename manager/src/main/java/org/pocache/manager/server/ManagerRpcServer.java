@@ -1,0 +1,45 @@
+package org.pocache.manager.server;
+
+import com.google.protobuf.BlockingService;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ipc.ProtobufRpcEngine;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.net.NetUtils;
+import org.pocache.manager.proto.PoCacheManagerProtos.PoCacheManagerProtocolService;
+import org.pocache.manager.protocol.PoCacheManagerProtocol;
+import org.pocache.manager.protocol.PoCacheManagerProtocolPB;
+import org.pocache.manager.protocol.ServerSideTranslator;
+
+/** The Manager's Hadoop IPC server (protobuf engine, so SASL and service ACLs apply). */
+public final class ManagerRpcServer implements AutoCloseable {
+  private final RPC.Server server;
+
+  /**
+   * Binds and starts serving {@code impl}.
+   *
+   * @param bind host:port to listen on (port 0: any free port)
+   */
+  public ManagerRpcServer(Configuration conf, InetSocketAddress bind, int handlers, PoCacheManagerProtocol impl)
+      throws IOException {
+    Configuration c = new Configuration(conf);
+    RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, ProtobufRpcEngine.class);
+    BlockingService service = PoCacheManagerProtocolService.newReflectiveBlockingService(
+        new ServerSideTranslator(impl));
+    server = new RPC.Builder(c).setProtocol(PoCacheManagerProtocolPB.class).setInstance(service)
+        .setBindAddress(bind.getHostString()).setPort(bind.getPort()).setNumHandlers(handlers).setVerbose(false)
+        .build();
+    server.start();
+  }
+
+  /** Where it listens. */
+  public InetSocketAddress address() {
+    return NetUtils.getConnectAddress(server);
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+}
