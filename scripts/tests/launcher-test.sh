@@ -37,6 +37,9 @@ expect 2 "--codes entries must be k:m" "$POCACHE" bench coder --codes 4:9
 expect 0 "Usage: pocache bench coder" "$POCACHE" bench coder --help
 expect 2 "Usage: pocache checknative [-a]" "$POCACHE" checknative --bogus
 expect 0 "isal:" "$POCACHE" checknative
+expect 2 "Usage: pocache admin" "$POCACHE" admin
+expect 2 "unknown command -evict" "$POCACHE" admin -evict /x
+expect 1 "cannot reach the Manager at" "$POCACHE" admin -D dfs.pocache.manager.address=127.0.0.1:1 -stragglers
 expect 2 "ps must be a probability in [0, 1], got 2.0" "$POCACHE" model --ps 2 --trials 0
 expect 0 "parity-only" "$POCACHE" model --trials 1000
 expect 2 "unknown experiment 'exp99'" "$POCACHE" simulate --experiment exp99

@@ -69,6 +69,13 @@ public class TestStragglerListFromHeartbeats {
         String slowName = hdfs.dataNode(slow).getDatanodeId().getXferAddr();
         hdfs.throttle(slow).setBandwidth(2L << 20);
         GenericTestUtils.waitFor(() -> listIs(manager, Collections.singleton(slowName)), 50, 3 * INTERVAL_MS + 500);
+        // The operator sees it too.
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        org.apache.hadoop.conf.Configuration adminConf = hdfs.conf();
+        assertEquals(0, org.apache.hadoop.util.ToolRunner.run(new org.pocache.hdfs.tools.PoCacheAdmin(adminConf,
+            new java.io.PrintStream(printed, true, "UTF-8")), new String[] {"-stragglers"}));
+        String text = printed.toString("UTF-8");
+        org.junit.Assert.assertTrue(text, text.contains("Stragglers (" + detector + "): 1") && text.contains(slowName));
 
         hdfs.throttle(slow).setBandwidth(32L << 20);
         GenericTestUtils.waitFor(() -> listIs(manager, Collections.<String>emptySet()), 50, 3 * INTERVAL_MS + 500);
