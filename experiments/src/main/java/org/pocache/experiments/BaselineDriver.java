@@ -16,6 +16,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSHedgedReadMetrics;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.pocache.hdfs.datanode.PoCacheDataNodePlugin;
+import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
@@ -199,8 +203,21 @@ public final class BaselineDriver {
         size(c.diskBandwidth), stragglerBandwidth / (double) (1 << 20), trim(c.slowdown));
 
     ExecutorService pool = Executors.newFixedThreadPool(c.k);
+    int managerPort;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      managerPort = free.getLocalPort();
+    }
+    // The Manager runs in the NameNode and every DataNode heartbeats its service rate to
+    // it, as in a POCache deployment; they do not touch the reads measured here.
     try (RedisServerFixture redis = RedisServerFixture.builder().start();
-         MiniHdfs hdfs = MiniHdfs.builder().dataNodes(dataNodes).start()) {
+         MiniHdfs hdfs = MiniHdfs.builder().dataNodes(dataNodes)
+             .set(PoCacheConfigKeys.ENABLED_KEY, "true")
+             .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
+             .set("dfs.datanode.plugins", PoCacheDataNodePlugin.class.getName())
+             .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + managerPort)
+             .set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "1000")
+             .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, "2500")
+             .start()) {
       out.printf("redis-server %s on port %d (%s); POCache rows come with the client data path%n",
           redis.version(), redis.port(), redis.binary().source().name().toLowerCase(Locale.ROOT));
 
@@ -255,6 +272,19 @@ public final class BaselineDriver {
           table.hedgedReads(straggler, counters.getHedgedReadOps() - ops,
               counters.getHedgedReadWins() - wins, counters.getHedgedReadOpsInCurThread() - inCaller);
         }
+      }
+      // What the Manager made of it: the contiguous layouts' straggler is DataNode 0.
+      String injected = hdfs.dataNode(0).getDatanodeId().getXferAddr();
+      table.field("straggler_injected", injected);
+      try (ManagerClient manager = new ManagerClient(
+          new java.net.InetSocketAddress("127.0.0.1", managerPort), hdfs.conf(), 2000)) {
+        ManagerClient.StragglerList detected = manager.getStragglers();
+        table.field("stragglers_detected", detected.dataNodes);
+        out.printf("straggler injected: %s; the Manager (%s) reports stragglers: %s%n", injected, detected.detector,
+            detected.dataNodes);
+      } catch (IOException e) {
+        table.field("stragglers_detected", new ArrayList<String>());
+        out.println("the Manager could not be asked for its straggler list: " + e.getMessage());
       }
     } finally {
       pool.shutdownNow();

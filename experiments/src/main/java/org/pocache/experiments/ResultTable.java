@@ -31,6 +31,7 @@ public final class ResultTable {
   private final List<Row> rows = new ArrayList<>();
   private final Map<String, Object> config = new LinkedHashMap<>();
   private boolean bytesVerified = true;
+  private final Map<String, String> fields = new LinkedHashMap<>(); // extra top-level JSON fields, pre-encoded
   private final List<long[]> hedged = new ArrayList<>(); // {straggler 0/1, ops, wins, in caller thread}
 
   public void add(String mode, String layout, boolean straggler, double[] latenciesMillis) {
@@ -50,6 +51,20 @@ public final class ResultTable {
    */
   public void hedgedReads(boolean straggler, long ops, long wins, long inCallerThread) {
     hedged.add(new long[] {straggler ? 1 : 0, ops, wins, inCallerThread});
+  }
+
+  /** A top-level JSON string field. */
+  public void field(String name, String value) {
+    fields.put(name, quote(value));
+  }
+
+  /** A top-level JSON array-of-strings field. */
+  public void field(String name, List<String> values) {
+    StringBuilder sb = new StringBuilder("[");
+    for (int i = 0; i < values.size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(quote(values.get(i)));
+    }
+    fields.put(name, sb.append(']').toString());
   }
 
   /** Marks that some read returned wrong bytes. */
@@ -123,7 +138,11 @@ public final class ResultTable {
               + " \"hedged_read_ops_in_cur_thread\": %d}",
           v[0] == 1, v[1], v[2], v[3]));
     }
-    sb.append("],\n  \"config\": {");
+    sb.append("],\n");
+    for (Map.Entry<String, String> f : fields.entrySet()) {
+      sb.append("  ").append(quote(f.getKey())).append(": ").append(f.getValue()).append(",\n");
+    }
+    sb.append("  \"config\": {");
     int i = 0;
     for (Map.Entry<String, Object> e : config.entrySet()) {
       sb.append(i++ == 0 ? "" : ", ").append(quote(e.getKey())).append(": ");

@@ -49,5 +49,7 @@ public class TestBaselineDriver {
     assertTrue(written, written.contains("\"bytes_verified\": true"));
     assertEquals(8, written.split("\"mode\":", -1).length - 1);
     assertTrue(written, written.contains("\"striped_policy\": \"RS-3-2-1024k\""));
+    assertTrue(written, written.matches("(?s).*\"straggler_injected\": \"127\\.0\\.0\\.1:\\d+\".*"));
+    assertTrue(written, written.matches("(?s).*\"stragglers_detected\": \\[[^]]*\\].*"));
   }
 }
