@@ -15,9 +15,13 @@ final class JavaKernel {
   static final int CHUNK = 8 << 10;
   private static final int MAX = CodeParameters.MAX_K + CodeParameters.MAX_M;
 
+  /**
+   * Per-thread copies of ByteBuffer operands, made on first use of each slot: a
+   * thread that only ever codes arrays allocates none of it (a full set is 72 x 8 KiB).
+   */
   private static final class Scratch {
-    final byte[][] in = new byte[MAX][CHUNK];
-    final byte[][] out = new byte[MAX][CHUNK];
+    final byte[][] in = new byte[MAX][];
+    final byte[][] out = new byte[MAX][];
     final ByteBuffer[] inBig = new ByteBuffer[MAX];
     final ByteBuffer[] inLittle = new ByteBuffer[MAX];
     final ByteBuffer[] outBig = new ByteBuffer[MAX];
@@ -27,13 +31,24 @@ final class JavaKernel {
     final byte[][] outRef = new byte[MAX][];
     final int[] outRefOff = new int[MAX];
 
-    Scratch() {
-      for (int i = 0; i < MAX; i++) {
+    /** The scratch chunk for input slot i, viewed in {@code order}. */
+    ByteBuffer inView(int i, ByteOrder order) {
+      if (in[i] == null) {
+        in[i] = new byte[CHUNK];
         inBig[i] = ByteBuffer.wrap(in[i]).order(ByteOrder.BIG_ENDIAN);
         inLittle[i] = ByteBuffer.wrap(in[i]).order(ByteOrder.LITTLE_ENDIAN);
-        outBig[i] = ByteBuffer.wrap(out[i]).order(ByteOrder.BIG_ENDIAN);
-        outLittle[i] = ByteBuffer.wrap(out[i]).order(ByteOrder.LITTLE_ENDIAN);
       }
+      return order == ByteOrder.BIG_ENDIAN ? inBig[i] : inLittle[i];
+    }
+
+    /** The scratch chunk for output slot r, viewed in {@code order}. */
+    ByteBuffer outView(int r, ByteOrder order) {
+      if (out[r] == null) {
+        out[r] = new byte[CHUNK];
+        outBig[r] = ByteBuffer.wrap(out[r]).order(ByteOrder.BIG_ENDIAN);
+        outLittle[r] = ByteBuffer.wrap(out[r]).order(ByteOrder.LITTLE_ENDIAN);
+      }
+      return order == ByteOrder.BIG_ENDIAN ? outBig[r] : outLittle[r];
     }
   }
 
@@ -78,8 +93,8 @@ final class JavaKernel {
           int at = ops.outOff[r] + start;
           bindOut(s, r, base, at);
           if (!(base instanceof byte[])) {
-            copyIn((ByteBuffer) base, at, s.out[r], ((ByteBuffer) base).order() == ByteOrder.BIG_ENDIAN
-                ? s.outBig[r] : s.outLittle[r], n);
+            ByteBuffer b = (ByteBuffer) base;
+            copyIn(b, at, s.out[r], s.outView(r, b.order()), n);
           }
           mulXor(mat.get(r, column), s.inRef[0], s.inRefOff[0], s.outRef[r], s.outRefOff[r], n);
           flushOut(s, r, base, at, n);
@@ -108,7 +123,8 @@ final class JavaKernel {
       s.inRefOff[i] = at;
     } else {
       ByteBuffer b = (ByteBuffer) base;
-      copyIn(b, at, s.in[i], b.order() == ByteOrder.BIG_ENDIAN ? s.inBig[i] : s.inLittle[i], n);
+      ByteBuffer view = s.inView(i, b.order());
+      copyIn(b, at, s.in[i], view, n);
       s.inRef[i] = s.in[i];
       s.inRefOff[i] = 0;
     }
@@ -119,6 +135,7 @@ final class JavaKernel {
       s.outRef[r] = (byte[]) base;
       s.outRefOff[r] = at;
     } else {
+      s.outView(r, ((ByteBuffer) base).order());
       s.outRef[r] = s.out[r];
       s.outRefOff[r] = 0;
     }
@@ -127,7 +144,7 @@ final class JavaKernel {
   private static void flushOut(Scratch s, int r, Object base, int at, int n) {
     if (!(base instanceof byte[])) {
       ByteBuffer b = (ByteBuffer) base;
-      ByteBuffer view = b.order() == ByteOrder.BIG_ENDIAN ? s.outBig[r] : s.outLittle[r];
+      ByteBuffer view = s.outView(r, b.order());
       int i = 0;
       for (; i + 8 <= n; i += 8) {
         b.putLong(at + i, view.getLong(i));

@@ -96,16 +96,8 @@ public final class Arc implements EvictionPolicy {
   public long victim(long protectedId) {
     boolean fromT1 = !t1.isEmpty()
         && (t1.weight() > p || (pendingGhost == 2 && t1.weight() >= p) || t2.isEmpty());
-    long v = oldest(fromT1 ? t1 : t2, protectedId);
-    return v >= 0 ? v : oldest(fromT1 ? t2 : t1, protectedId);
-  }
-
-  private static long oldest(WeightedQueue q, long protectedId) {
-    int h = q.back();
-    if (h >= 0 && q.id(h) == protectedId) {
-      h = q.newer(h);
-    }
-    return h < 0 ? -1 : q.id(h);
+    long v = (fromT1 ? t1 : t2).oldestExcept(protectedId);
+    return v >= 0 ? v : (fromT1 ? t2 : t1).oldestExcept(protectedId);
   }
 
   @Override

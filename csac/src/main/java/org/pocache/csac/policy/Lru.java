@@ -29,11 +29,7 @@ public final class Lru implements EvictionPolicy {
 
   @Override
   public long victim(long protectedId) {
-    int h = queue.back();
-    if (h >= 0 && queue.id(h) == protectedId) {
-      h = queue.newer(h);
-    }
-    return h < 0 ? -1 : queue.id(h);
+    return queue.oldestExcept(protectedId);
   }
 
   @Override

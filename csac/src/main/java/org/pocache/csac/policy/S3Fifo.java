@@ -99,12 +99,7 @@ public final class S3Fifo implements EvictionPolicy {
 
   @Override
   public long peekVictim(long protectedId) {
-    WeightedQueue q = evictFromSmall() ? small : main;
-    int h = q.back();
-    if (h >= 0 && q.id(h) == protectedId) {
-      h = q.newer(h);
-    }
-    return h < 0 ? -1 : q.id(h);
+    return (evictFromSmall() ? small : main).oldestExcept(protectedId);
   }
 
   @Override

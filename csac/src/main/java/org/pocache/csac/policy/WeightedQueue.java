@@ -68,15 +68,7 @@ final class WeightedQueue {
     counters[h] = (byte) counter;
     index.put(id, h, NONE);
     weight += w;
-    prev[h] = NONE;
-    next[h] = head;
-    if (head != NONE) {
-      prev[head] = h;
-    }
-    head = h;
-    if (tail == NONE) {
-      tail = h;
-    }
+    linkFront(h);
     return h;
   }
 
@@ -86,6 +78,10 @@ final class WeightedQueue {
       return;
     }
     unlink(h);
+    linkFront(h);
+  }
+
+  private void linkFront(int h) {
     prev[h] = NONE;
     next[h] = head;
     if (head != NONE) {
@@ -105,6 +101,15 @@ final class WeightedQueue {
   /** The entry after {@code h} towards the front, or -1. */
   int newer(int h) {
     return prev[h];
+  }
+
+  /** The id of the oldest entry other than {@code protectedId}, or -1 (a victim that is never the file being admitted). */
+  long oldestExcept(long protectedId) {
+    int h = tail;
+    if (h != NONE && ids[h] == protectedId) {
+      h = prev[h];
+    }
+    return h == NONE ? -1 : ids[h];
   }
 
   /** Removes {@code id} if present; returns whether it was. */

@@ -18,7 +18,7 @@ import org.pocache.csac.FileRef;
  * rest (parity still shortens their tail a little). Between plans the cache is
  * fixed.
  */
-final class AgarPlanner implements Strategy {
+final class AgarPlanner extends CountingStrategy {
   private final long capacity;
   private final int period;
   private final double otherValue;
@@ -27,9 +27,6 @@ final class AgarPlanner implements Strategy {
   private Set<Long> cache = new HashSet<>();
   private Set<String> estimated = ParityCaching.none();
   private int sincePlan;
-  private long cached;
-  private long evicted;
-  private boolean lastHit;
 
   AgarPlanner(long capacity, int period, double otherValue, Map<Long, FileRef> byId) {
     if (capacity > 10_000_000) {
@@ -117,25 +114,5 @@ final class AgarPlanner implements Strategy {
       }
     }
     return chosen;
-  }
-
-  @Override
-  public boolean lastReadHit() {
-    return lastHit;
-  }
-
-  @Override
-  public long cachedWeight() {
-    return cached;
-  }
-
-  @Override
-  public long evictedWeight() {
-    return evicted;
-  }
-
-  @Override
-  public long prefetchedWeight() {
-    return 0;
   }
 }

@@ -24,7 +24,7 @@ import org.pocache.csac.FileRef;
  *       worth caching and is not admitted.</li>
  * </ul>
  */
-final class DataCaching implements Strategy {
+final class DataCaching extends CountingStrategy {
   enum Kind { SR, DC1, DC2 }
 
   private final Kind kind;
@@ -33,9 +33,6 @@ final class DataCaching implements Strategy {
   private final Map<Long, Set<String>> covered = new HashMap<>(); // entry id -> DataNodes whose blocks it holds
   private final Map<Long, Long> weights = new HashMap<>();
   private Set<String> estimated = ParityCaching.none();
-  private long cached;
-  private long evicted;
-  private boolean lastHit;
 
   DataCaching(Kind kind, Csac csac, int k) {
     this.kind = kind;
@@ -134,25 +131,5 @@ final class DataCaching implements Strategy {
       covered.remove(e);
       evicted += w == null ? 0 : w;
     }
-  }
-
-  @Override
-  public boolean lastReadHit() {
-    return lastHit;
-  }
-
-  @Override
-  public long cachedWeight() {
-    return cached;
-  }
-
-  @Override
-  public long evictedWeight() {
-    return evicted;
-  }
-
-  @Override
-  public long prefetchedWeight() {
-    return 0;
   }
 }

@@ -4,7 +4,7 @@ import java.util.Set;
 import org.pocache.csac.FileRef;
 
 /** No cache (capacity 0): every read of a file on a straggler hits it. */
-final class NoCache implements Strategy {
+final class NoCache extends CountingStrategy {
   private final String name;
 
   NoCache(String name) {
@@ -27,25 +27,5 @@ final class NoCache implements Strategy {
   @Override
   public boolean read(FileRef f, Set<String> actual) {
     return Simulator.blocksOn(f, actual) > 0;
-  }
-
-  @Override
-  public boolean lastReadHit() {
-    return false;
-  }
-
-  @Override
-  public long cachedWeight() {
-    return 0;
-  }
-
-  @Override
-  public long evictedWeight() {
-    return 0;
-  }
-
-  @Override
-  public long prefetchedWeight() {
-    return 0;
   }
 }

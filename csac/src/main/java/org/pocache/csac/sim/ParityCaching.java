@@ -14,16 +14,12 @@ import org.pocache.csac.FileRef;
  * alone), optionally with prefetching. A read hits a straggler if more of its
  * blocks are on stragglers than the cached parity (m blocks) can replace.
  */
-final class ParityCaching implements Strategy {
+final class ParityCaching extends CountingStrategy {
   private final String name;
   private final Csac csac;
   private final boolean aware;
   private final boolean prefetch;
   private final Map<Long, FileRef> byId;
-  private long cached;
-  private long evicted;
-  private long prefetched;
-  private boolean lastHit;
 
   ParityCaching(String name, Csac csac, boolean aware, boolean prefetch, Map<Long, FileRef> byId) {
     this.name = name;
@@ -81,26 +77,6 @@ final class ParityCaching implements Strategy {
     for (long id : ev) {
       evicted += byId.get(id).weight();
     }
-  }
-
-  @Override
-  public boolean lastReadHit() {
-    return lastHit;
-  }
-
-  @Override
-  public long cachedWeight() {
-    return cached;
-  }
-
-  @Override
-  public long evictedWeight() {
-    return evicted;
-  }
-
-  @Override
-  public long prefetchedWeight() {
-    return prefetched;
   }
 
   static Set<String> none() {
