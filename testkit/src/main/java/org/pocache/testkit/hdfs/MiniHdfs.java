@@ -327,7 +327,44 @@ public final class MiniHdfs implements AutoCloseable {
         pos += n;
       }
     }
+    awaitBlockGroups(p, policy, length);
     return policy;
+  }
+
+  /**
+   * Waits until every internal block a striped file must have (each data block
+   * holding any byte, and all parity blocks) has a location: DataNodes report
+   * them to the NameNode asynchronously after {@code close()}.
+   */
+  private void awaitBlockGroups(Path p, ErasureCodingPolicy policy, long length) throws IOException {
+    int k = policy.getNumDataUnits();
+    long cell = policy.getCellSize();
+    long deadline = System.nanoTime() + REPLICATION_TIMEOUT_NANOS;
+    while (true) {
+      List<int[]> groups = dataNodesOfBlockGroups(p);
+      LocatedBlocks lbs = fs().getClient().getLocatedBlocks(p.toUri().getPath(), 0, Long.MAX_VALUE);
+      boolean done = true;
+      for (int g = 0; g < groups.size(); g++) {
+        long groupBytes = lbs.get(g).getBlockSize();
+        int[] where = groups.get(g);
+        for (int i = 0; i < where.length; i++) {
+          boolean needed = i >= k || groupBytes > i * cell;
+          done &= !needed || where[i] >= 0;
+        }
+      }
+      if (done && !groups.isEmpty() || length == 0) {
+        return;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new IOException(p + ": not every internal block was reported in time");
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted waiting for block reports of " + p);
+      }
+    }
   }
 
   /**
