@@ -3,11 +3,13 @@ package org.pocache.cache;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -315,6 +317,86 @@ public final class RedisParityStore implements AutoCloseable {
   private long delBatch(List<byte[]> keys) throws ParityStoreException {
     byte[][] k = keys.toArray(new byte[0][]);
     return call("DEL x" + k.length, true, () -> client.del(k));
+  }
+
+  /** Whether a parity value exists under {@code key} (EXISTS; the value is not read or checked). */
+  public boolean exists(ParityKey key) throws ParityStoreException {
+    return call("EXISTS", true, () -> client.exists(key.bytes()));
+  }
+
+  // --- the Manager's index -----------------------------------------------------------
+  // One hash, <prefix>manager-index, maps a file id to its descriptor, so a restarted
+  // Manager can rebuild what it had without scanning the keyspace.
+
+  private byte[] indexKey() {
+    return (settings.prefix + "manager-index").getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] field(long fileId) {
+    return Long.toString(fileId).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Records (or replaces) a file's entry in the Manager's index. */
+  public void indexPut(long fileId, byte[] entry) throws ParityStoreException {
+    call("HSET index", false, () -> client.hset(indexKey(), field(fileId), entry));
+  }
+
+  /** Removes a file's entry from the Manager's index. */
+  public void indexRemove(long fileId) throws ParityStoreException {
+    call("HDEL index", true, () -> client.hdel(indexKey(), field(fileId)));
+  }
+
+  /** Every entry of the Manager's index, by file id; malformed field names are skipped and removed. */
+  public Map<Long, byte[]> indexLoad() throws ParityStoreException {
+    Map<byte[], byte[]> raw = call("HGETALL index", true, () -> client.hgetAll(indexKey()));
+    Map<Long, byte[]> out = new HashMap<>();
+    for (Map.Entry<byte[], byte[]> e : raw.entrySet()) {
+      String f = new String(e.getKey(), StandardCharsets.UTF_8);
+      try {
+        out.put(Long.parseLong(f), e.getValue());
+      } catch (NumberFormatException bad) {
+        call("HDEL index", true, () -> client.hdel(indexKey(), e.getKey()));
+      }
+    }
+    return out;
+  }
+
+  /** Drops the Manager's whole index (not the parity keys). */
+  public void indexClear() throws ParityStoreException {
+    call("DEL index", true, () -> client.del(indexKey()));
+  }
+
+  /**
+   * Identifies the running Redis server(s): INFO's run_id, which changes on every
+   * restart (for a cluster, the masters' ids joined). A change means the data may be
+   * gone or older than what the Manager knows.
+   */
+  public String serverRunId() throws ParityStoreException {
+    return call("INFO server", true, () -> {
+      if (client instanceof RedisClusterClient) {
+        java.util.TreeSet<String> ids = new java.util.TreeSet<>();
+        for (Map.Entry<String, ?> node : ((RedisClusterClient) client).getClusterNodes().entrySet()) {
+          HostAndPort hp = HostAndPort.from(node.getKey());
+          try (UnifiedJedis one = RedisClient.builder().hostAndPort(hp.getHost(), hp.getPort())
+              .clientConfig(clientConfig(settings)).build()) {
+            if (one.info("replication").contains("role:master")) {
+              ids.add(parseInfoField(one.info("server"), "run_id"));
+            }
+          }
+        }
+        return String.join(",", ids);
+      }
+      return parseInfoField(client.info("server"), "run_id");
+    });
+  }
+
+  static String parseInfoField(String info, String name) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith(name + ":")) {
+        return line.substring(name.length() + 1).trim();
+      }
+    }
+    return "";
   }
 
   /** Parity bytes this store has put for a file (since it started; values plus headers). */

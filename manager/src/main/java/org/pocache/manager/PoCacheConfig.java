@@ -73,6 +73,24 @@ public final class PoCacheConfig {
   }
 
   /**
+   * A long integer key in [min, max].
+   *
+   * @throws IllegalArgumentException naming the key otherwise
+   */
+  public static long getLong(Configuration conf, String key, String dflt, long min, long max) {
+    String v = conf.getTrimmed(key, dflt);
+    try {
+      long n = Long.parseLong(v);
+      if (n < min || n > max) {
+        throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + n);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  /**
    * A number key in [min, max].
    *
    * @throws IllegalArgumentException naming the key otherwise

@@ -125,4 +125,74 @@ public final class PoCacheConfigKeys {
   /** How often each DataNode's POCache plugin sends its service-rate sample to the Manager, milliseconds. */
   public static final String DATANODE_HEARTBEAT_INTERVAL_KEY = "dfs.pocache.datanode.heartbeat.interval.ms";
   public static final String DATANODE_HEARTBEAT_INTERVAL_DEFAULT = "3000";
+
+  // Code, cache and CSAC; the Manager's housekeeping.
+
+  /** Data pieces per stripe k for replicated (contiguous) files; an erasure-coded file uses its HDFS policy's data units instead. 2 to 32. */
+  public static final String CODE_K_KEY = "dfs.pocache.code.k";
+  public static final String CODE_K_DEFAULT = "4";
+
+  /** Parity pieces per stripe m cached in Redis (k + m at most 36). 1 to 4. */
+  public static final String CODE_M_KEY = "dfs.pocache.code.m";
+  public static final String CODE_M_DEFAULT = "1";
+
+  /** Subblock size S, bytes: the unit of incremental encoding, of parity values and of proactive reads. Must divide the block size (and be a multiple of an EC file's cell size). */
+  public static final String SUBBLOCK_KEY = "dfs.pocache.subblock.bytes";
+  public static final String SUBBLOCK_DEFAULT = "1048576";
+
+  /** Parity bytes the Manager may keep in Redis (CSAC's T). Checked against Redis's maxmemory at startup. */
+  public static final String CACHE_CAPACITY_KEY = "dfs.pocache.cache.capacity.bytes";
+  public static final String CACHE_CAPACITY_DEFAULT = "1073741824";
+
+  /** Largest file whose parity is cached; a write of unknown size reserves the parity of a file this big and trims it on commit (POCache paper 4.2). */
+  public static final String CACHE_MAX_FILE_KEY = "dfs.pocache.cache.max.file.bytes";
+  public static final String CACHE_MAX_FILE_DEFAULT = "1073741824";
+
+  /** CSAC admission policy G_a while no straggler is known: cache-upon-access, tinylfu or size-aware. */
+  public static final String CSAC_ADMISSION_KEY = "dfs.pocache.csac.admission";
+  public static final String CSAC_ADMISSION_DEFAULT = "cache-upon-access";
+
+  /** CSAC eviction policy G_e: lru, lfu, arc or s3fifo. */
+  public static final String CSAC_EVICTION_KEY = "dfs.pocache.csac.eviction";
+  public static final String CSAC_EVICTION_DEFAULT = "lru";
+
+  /** CSAC prediction policy G_p for prefetching: recency, frequency or recency-frequency. */
+  public static final String CSAC_PREDICTION_KEY = "dfs.pocache.csac.prediction";
+  public static final String CSAC_PREDICTION_DEFAULT = "recency";
+
+  /** Files the prediction policy remembers. */
+  public static final String CSAC_PREDICTION_HISTORY_KEY = "dfs.pocache.csac.prediction.history";
+  public static final String CSAC_PREDICTION_HISTORY_DEFAULT = "10000";
+
+  /** theta_p: when a new straggler appears, prefetch parity of predicted files on it up to this fraction of the capacity; 0 turns prefetching off. */
+  public static final String CSAC_PREFETCH_RATIO_KEY = "dfs.pocache.csac.prefetch.ratio";
+  public static final String CSAC_PREFETCH_RATIO_DEFAULT = "0.1";
+
+  /** Predicted files looked at per prefetch round. */
+  public static final String CSAC_PREFETCH_CANDIDATES_KEY = "dfs.pocache.csac.prefetch.candidates";
+  public static final String CSAC_PREFETCH_CANDIDATES_DEFAULT = "1000";
+
+  /** Files the admission policy's frequency sketch is sized for (tinylfu). */
+  public static final String CSAC_EXPECTED_FILES_KEY = "dfs.pocache.csac.expected.files";
+  public static final String CSAC_EXPECTED_FILES_DEFAULT = "100000";
+
+  /** While stragglers are known CSAC admits only files on them; after this long with the same non-empty list it consults the admission policy again for other files, milliseconds. */
+  public static final String CSAC_EXCLUSIVE_LIMIT_KEY = "dfs.pocache.csac.straggler.exclusive.ms";
+  public static final String CSAC_EXCLUSIVE_LIMIT_DEFAULT = "600000";
+
+  /** A write reservation or fill not committed within this long expires: its space is released and its keys deleted, milliseconds. */
+  public static final String MANAGER_RESERVATION_TTL_KEY = "dfs.pocache.manager.reservation.ttl.ms";
+  public static final String MANAGER_RESERVATION_TTL_DEFAULT = "3600000";
+
+  /** How often the Manager refreshes the straggler list into CSAC, starts prefetches, expires reservations and checks Redis (a restarted Redis invalidates the index), milliseconds. */
+  public static final String MANAGER_TICK_KEY = "dfs.pocache.manager.tick.ms";
+  public static final String MANAGER_TICK_DEFAULT = "1000";
+
+  /** Class implementing org.pocache.manager.server.ParityFiller that executes admit-on-read and prefetch fills; empty: no fills (writes still cache). */
+  public static final String MANAGER_FILLER_KEY = "dfs.pocache.manager.filler.class";
+  public static final String MANAGER_FILLER_DEFAULT = "";
+
+  /** Who may run the Manager's operator commands (evict, prefetch) besides the Manager's own user and dfs.permissions.superusergroup: a Hadoop ACL, "users groups". */
+  public static final String MANAGER_ADMINS_KEY = "dfs.pocache.manager.admins";
+  public static final String MANAGER_ADMINS_DEFAULT = "";
 }

@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code dfs.namenode.plugins}: starts the POCache Manager inside the NameNode
- * when {@code dfs.pocache.enabled} is true. Any failure, at start or later, is
+ * when {@code dfs.pocache.enabled} is true. The Manager sees the namespace through
+ * the NameNode's own RPC server ({@link ClientProtocolNamespace}). Any failure, at start or later, is
  * contained and logged: the NameNode never goes down because of POCache.
  */
 public final class PoCacheNameNodePlugin implements ServicePlugin {
@@ -21,12 +22,15 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
   @Override
   public void start(Object service) {
     try {
-      Configuration conf = ((NameNode) service).getConf();
+      NameNode nn = (NameNode) service;
+      Configuration conf = nn.getConf();
       if (!PoCacheConfig.isEnabled(conf)) {
         LOG.info("POCache is disabled ({}=false); the Manager is not started", PoCacheConfigKeys.ENABLED_KEY);
         return;
       }
-      manager = Manager.start(conf);
+      // Called on the Manager's RPC handler threads, the NameNode's RPC server checks
+      // permissions as the Manager RPC's caller; on its own threads, as the NameNode.
+      manager = Manager.start(conf, new ClientProtocolNamespace(nn::getRpcServer));
       LOG.info("POCache Manager listening on {}", manager.address());
     } catch (Throwable t) {
       LOG.error("POCache Manager failed to start; the NameNode continues without it", t);

@@ -1,28 +1,31 @@
 package org.pocache.hdfs.tools;
 
+import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.util.StringUtils;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.pocache.manager.PoCacheConfig;
-import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.PoCacheManagerProtocol;
-import org.pocache.manager.server.Manager;
 
 /**
  * {@code pocache admin} (or {@code hadoop jar <jar> org.pocache.hdfs.tools.PoCacheAdmin}):
- * operator commands against the Manager. This build has {@code -stragglers}; the
- * cache commands (-report, -ls, -evict, -prefetch) come with the cache index.
- * The Manager is found at dfs.pocache.manager.address on the default file
- * system's host; Hadoop's generic options (-conf, -D) apply.
+ * operator commands against the Manager, found at dfs.pocache.manager.address on
+ * the default file system's host; Hadoop's generic options (-conf, -D) apply.
+ * Exit codes: 0 done, 1 the Manager refused or could not be reached, 2 usage.
  */
 public final class PoCacheAdmin extends Configured implements Tool {
-  static final String USAGE = "Usage: pocache admin [generic options] -stragglers";
+  static final String USAGE = "Usage: pocache admin [generic options] -report | -stragglers | -ls [path]"
+      + " | -evict <path> | -prefetch <path>";
+  private static final int LS_LIMIT = 10_000;
 
   private final PrintStream out;
 
@@ -33,25 +36,104 @@ public final class PoCacheAdmin extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    if (args.length != 1 || !args[0].equals("-stragglers")) {
-      System.err.println(args.length == 0 ? USAGE : "pocache admin: unknown command " + String.join(" ", args)
+    String cmd = args.length == 0 ? "" : args[0];
+    boolean ok;
+    switch (cmd) {
+      case "-report":
+      case "-stragglers":
+        ok = args.length == 1;
+        break;
+      case "-ls":
+        ok = args.length <= 2;
+        break;
+      case "-evict":
+      case "-prefetch":
+        ok = args.length == 2;
+        break;
+      default:
+        ok = false;
+    }
+    if (!ok) {
+      System.err.println(args.length == 0 ? USAGE : "pocache admin: bad command " + String.join(" ", args)
           + "\n" + USAGE);
       return 2;
     }
     Configuration conf = getConf();
-    InetSocketAddress addr = Manager.connectAddress(conf, FileSystem.getDefaultUri(conf).getHost());
-    int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
-        PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
-    try (ManagerClient m = new ManagerClient(addr, conf, Math.max(timeout, 2000))) {
-      PoCacheManagerProtocol.StragglerList s = m.getStragglers();
-      out.println("Stragglers (" + s.detector + "): " + s.dataNodes.size());
-      for (String dn : s.dataNodes) {
-        out.println("  " + dn);
+    ManagerClient m;
+    try {
+      m = ManagerClient.forDefaultFileSystem(conf, 2000);
+    } catch (IOException | IllegalArgumentException e) {
+      System.err.println("pocache admin: " + e.getMessage());
+      return 1;
+    }
+    try {
+      switch (cmd) {
+        case "-report":
+          report(m.getReport());
+          break;
+        case "-stragglers":
+          PoCacheManagerProtocol.StragglerList s = m.getStragglers();
+          out.println("Stragglers (" + s.detector + "): " + s.dataNodes.size());
+          for (String dn : s.dataNodes) {
+            out.println("  " + dn);
+          }
+          break;
+        case "-ls":
+          list(m.listCached(args.length == 2 ? absolute(args[1]) : "/", LS_LIMIT));
+          break;
+        case "-evict":
+          out.println(m.evict(absolute(args[1])));
+          break;
+        default:
+          out.println(m.prefetch(absolute(args[1])));
+          break;
       }
       return 0;
-    } catch (java.io.IOException e) {
-      System.err.println("pocache admin: cannot reach the Manager at " + addr + ": " + e.getMessage());
+    } catch (IOException e) {
+      String msg = e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0];
+      System.err.println("pocache admin " + cmd + ": " + msg + " (Manager at " + m.address() + ")");
       return 1;
+    } finally {
+      m.close();
+    }
+  }
+
+  /** A path as the user typed it, qualified against the working directory of the default file system. */
+  private String absolute(String p) throws IOException {
+    Path path = new Path(p);
+    if (!path.isAbsolute()) {
+      path = FileSystem.get(getConf()).makeQualified(path);
+    }
+    return path.toUri().getPath();
+  }
+
+  private void report(ReportProto r) {
+    out.println("POCache Manager report");
+    out.println("  Redis:            " + (r.getRedisHealthy() ? "healthy" : "UNAVAILABLE (no descriptors served)")
+        + ", restarts seen: " + r.getRedisRestarts());
+    out.println("  Capacity:         " + r.getCapacityBytes() + " B (" + StringUtils.byteDesc(r.getCapacityBytes()) + ")");
+    out.println("  Used:             " + r.getUsedBytes() + " B (" + StringUtils.byteDesc(r.getUsedBytes()) + ", "
+        + String.format("%.2f%%", 100.0 * r.getUsedBytes() / Math.max(1, r.getCapacityBytes())) + ")");
+    out.println("  Files cached:     " + r.getFilesCached() + " (open reservations: " + r.getReservations() + ")");
+    out.println("  Policies:         " + r.getPolicies());
+    out.println("  Hits:             " + r.getHits());
+    out.println("  Misses:           " + r.getMisses());
+    out.println("  Straggler hits:   " + r.getStragglerHits());
+    out.println("  Admissions:       " + r.getAdmissions());
+    out.println("  Evictions:        " + r.getEvictions());
+    out.println("  Prefetches:       " + r.getPrefetches());
+    out.println("  Failed fills:     " + r.getFailedFills());
+    out.println("  Stragglers (" + r.getDetector() + "): " + r.getStragglersCount()
+        + (r.getStragglersCount() == 0 ? "" : " " + String.join(", ", r.getStragglersList())));
+  }
+
+  private void list(ListCachedResponseProto l) {
+    out.println("Found " + l.getDescriptorsCount() + (l.getTruncated() ? "+" : "") + " files");
+    out.println(String.format("%-9s %12s %14s %6s %12s %8s  %s", "state", "length", "parity bytes", "k+m",
+        "subblock", "stripes", "path"));
+    for (DescriptorProto d : l.getDescriptorsList()) {
+      out.println(String.format("%-9s %12d %14d %6s %12d %8d  %s", d.getState(), d.getLength(), d.getParityBytes(),
+          d.getK() + "+" + d.getM(), d.getSubblockBytes(), d.getStripes(), d.getPath()));
     }
   }
 

@@ -5,61 +5,189 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.ipc.ProtobufRpcEngine;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetStragglersRequestProto;
+import org.pocache.manager.PoCacheConfig;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.AbortRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.CommitRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.EmptyProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetStragglersResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.HeartbeatRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.PathRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A client of the Manager over Hadoop IPC. Every call is bounded by
- * {@code rpcTimeoutMillis}, so a missing Manager costs the caller at most that long.
+ * A client of the Manager over Hadoop IPC, as the user current when it was made.
+ * Every call is bounded by {@code rpcTimeoutMillis} (connect and answer), so a
+ * missing or hung Manager costs the caller at most about that long.
  */
 public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
-  private static final GetStragglersRequestProto STRAGGLERS = GetStragglersRequestProto.getDefaultInstance();
+  private static final Logger LOG = LoggerFactory.getLogger(ManagerClient.class);
+  private static final EmptyProto EMPTY = EmptyProto.getDefaultInstance();
   private final PoCacheManagerProtocolPB proxy;
+  private final InetSocketAddress address;
+  private final AtomicLong failedLookups = new AtomicLong();
 
   public ManagerClient(InetSocketAddress address, Configuration conf, int rpcTimeoutMillis) throws IOException {
+    this.address = address;
     Configuration c = new Configuration(conf);
     RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, ProtobufRpcEngine.class);
     // Do not spend the timeout on reconnect attempts to a Manager that is not there.
     c.setInt("ipc.client.connect.max.retries", 0);
+    c.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
     c.setInt("ipc.client.connect.timeout", rpcTimeoutMillis);
     proxy = RPC.getProtocolProxy(PoCacheManagerProtocolPB.class, RPC.getProtocolVersion(PoCacheManagerProtocolPB.class),
         address, UserGroupInformation.getCurrentUser(), c, NetUtils.getDefaultSocketFactory(c), rpcTimeoutMillis, null)
         .getProxy();
   }
 
+  /**
+   * A client for the Manager of the default file system (dfs.pocache.manager.address,
+   * a wildcard host meaning the NameNode's), with dfs.pocache.manager.rpc.timeout.ms.
+   */
+  public static ManagerClient forDefaultFileSystem(Configuration conf) throws IOException {
+    return forDefaultFileSystem(conf, 0);
+  }
+
+  /** As {@link #forDefaultFileSystem(Configuration)}, with at least {@code minTimeoutMillis}. */
+  public static ManagerClient forDefaultFileSystem(Configuration conf, int minTimeoutMillis) throws IOException {
+    InetSocketAddress a = connectAddress(conf, FileSystem.getDefaultUri(conf).getHost());
+    int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
+        PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
+    return new ManagerClient(a, conf, Math.max(timeout, minTimeoutMillis));
+  }
+
+  /** The address clients and DataNodes should call: the configured one, with a wildcard host replaced. */
+  public static InetSocketAddress connectAddress(Configuration conf, String namenodeHost) {
+    InetSocketAddress a = PoCacheConfig.getAddress(conf, PoCacheConfigKeys.MANAGER_ADDRESS_KEY,
+        PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);
+    String host = a.getHostString();
+    if (host.equals("0.0.0.0") || host.equals("::")) {
+      host = namenodeHost;
+    }
+    return NetUtils.createSocketAddr(host, a.getPort());
+  }
+
+  public InetSocketAddress address() {
+    return address;
+  }
+
+  /**
+   * The data path's lookup: the file's descriptor, or null ("no descriptor") when
+   * it has none or the Manager cannot be asked (down, slow, refusing). Never
+   * throws; failures are counted in {@link #failedLookups()} and logged at debug.
+   */
+  public DescriptorProto lookup(String path) {
+    try {
+      GetDescriptorResponseProto r = getDescriptor(path);
+      return r.hasParity() ? r.getParity() : null;
+    } catch (IOException | RuntimeException e) {
+      failedLookups.incrementAndGet();
+      LOG.debug("No descriptor for {}: the Manager at {} did not answer: {}", path, address, e.toString());
+      return null;
+    }
+  }
+
+  /** Lookups that ended without an answer from the Manager. */
+  public long failedLookups() {
+    return failedLookups.get();
+  }
+
   @Override
   public void heartbeat(String dataNode, long bytesRead, double serviceMillis, long readOps) throws IOException {
-    try {
-      proxy.heartbeat(null, HeartbeatRequestProto.newBuilder().setDataNode(dataNode).setBytesRead(bytesRead)
-          .setServiceMillis(serviceMillis).setReadOps(readOps).build());
-    } catch (ServiceException e) {
-      throw unwrap(e);
-    }
+    call(() -> proxy.heartbeat(null, HeartbeatRequestProto.newBuilder().setDataNode(dataNode)
+        .setBytesRead(bytesRead).setServiceMillis(serviceMillis).setReadOps(readOps).build()));
   }
 
   @Override
   public StragglerList getStragglers() throws IOException {
-    try {
-      GetStragglersResponseProto r = proxy.getStragglers(null, STRAGGLERS);
-      return new StragglerList(new ArrayList<>(r.getDataNodesList()), r.getDetector());
-    } catch (ServiceException e) {
-      throw unwrap(e);
-    }
+    GetStragglersResponseProto r = call(() -> proxy.getStragglers(null, EMPTY));
+    return new StragglerList(new ArrayList<>(r.getDataNodesList()), r.getDetector());
   }
 
-  private static IOException unwrap(ServiceException e) {
-    Throwable c = e.getCause();
-    if (c instanceof RemoteException) {
-      return ((RemoteException) c).unwrapRemoteException();
+  @Override
+  public GetDescriptorResponseProto getDescriptor(String path) throws IOException {
+    return call(() -> proxy.getParityDescriptor(null, GetDescriptorRequestProto.newBuilder().setPath(path).build()));
+  }
+
+  @Override
+  public AdmitWriteResponseProto admitWrite(String path, long expectedMaxBytes) throws IOException {
+    return call(() -> proxy.admitWrite(null, AdmitWriteRequestProto.newBuilder().setPath(path)
+        .setExpectedMaxBytes(expectedMaxBytes).build()));
+  }
+
+  @Override
+  public void commit(long reservationId, long fileId, long length, long parityBytes) throws IOException {
+    call(() -> proxy.commit(null, CommitRequestProto.newBuilder().setReservationId(reservationId).setFileId(fileId)
+        .setLength(length).setParityBytes(parityBytes).build()));
+  }
+
+  @Override
+  public void abort(long reservationId, String reason) throws IOException {
+    call(() -> proxy.abort(null, AbortRequestProto.newBuilder().setReservationId(reservationId)
+        .setReason(reason == null ? "" : reason).build()));
+  }
+
+  @Override
+  public void reportRead(ReportReadRequestProto report) throws IOException {
+    call(() -> proxy.reportRead(null, report));
+  }
+
+  @Override
+  public ReportProto getReport() throws IOException {
+    return call(() -> proxy.getReport(null, EMPTY));
+  }
+
+  @Override
+  public ListCachedResponseProto listCached(String pathPrefix, int limit) throws IOException {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("limit must be > 0, got " + limit);
     }
-    return c instanceof IOException ? (IOException) c : new IOException(e);
+    return call(() -> proxy.listCached(null, ListCachedRequestProto.newBuilder().setPathPrefix(pathPrefix)
+        .setLimit(limit).build()));
+  }
+
+  @Override
+  public String evict(String path) throws IOException {
+    return call(() -> proxy.evict(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
+  }
+
+  @Override
+  public String prefetch(String path) throws IOException {
+    return call(() -> proxy.prefetch(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
+  }
+
+  private interface Rpc<T> {
+    T run() throws ServiceException;
+  }
+
+  private static <T> T call(Rpc<T> rpc) throws IOException {
+    try {
+      return rpc.run();
+    } catch (ServiceException e) {
+      Throwable c = e.getCause();
+      if (c instanceof RemoteException) {
+        throw ((RemoteException) c).unwrapRemoteException();
+      }
+      throw c instanceof IOException ? (IOException) c : new IOException(e);
+    }
   }
 
   @Override

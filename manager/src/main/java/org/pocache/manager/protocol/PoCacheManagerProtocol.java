@@ -2,23 +2,71 @@ package org.pocache.manager.protocol;
 
 import java.io.IOException;
 import java.util.List;
+import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
 
 /**
- * What the Manager answers, independent of the wire format. Callers reach it
- * through {@link ManagerClient} (Hadoop IPC + protobuf); the NameNode plugin
- * serves it through {@link org.pocache.manager.server.ManagerRpcServer}.
+ * What the Manager answers. Callers reach it through {@link ManagerClient}
+ * (Hadoop IPC + protobuf); {@link org.pocache.manager.server.CacheService}
+ * implements it. Descriptors, reservations and reports are the protobuf messages
+ * themselves: they are plain immutable values and the Manager also stores
+ * descriptors in Redis in that form. Every bad argument is refused with an
+ * exception whose message names it.
  */
 public interface PoCacheManagerProtocol {
+  // DataNodes
+
   /**
    * One interval of a DataNode's reads, from its POCache plugin.
    *
    * @param dataNode the DataNode's transfer address, host:port, as in block locations
-   * @throws IOException if the Manager refuses the sample (it names what was wrong)
    */
   void heartbeat(String dataNode, long bytesRead, double serviceMillis, long readOps) throws IOException;
 
   /** The current straggler list and the detector that produced it. */
   StragglerList getStragglers() throws IOException;
+
+  // Clients
+
+  /**
+   * The parity descriptor of the file at {@code path}, if its parity is cached and
+   * current; also records the open with CSAC (Query and Update). The caller must
+   * be allowed to read the file.
+   */
+  GetDescriptorResponseProto getDescriptor(String path) throws IOException;
+
+  /**
+   * Asks to cache the parity of a file the caller has just created.
+   *
+   * @param expectedMaxBytes the most the caller will write, 0 if unknown
+   * @return a reservation, or the reason there is none
+   */
+  AdmitWriteResponseProto admitWrite(String path, long expectedMaxBytes) throws IOException;
+
+  /** Makes a reservation's parity visible: the file is closed with {@code length} bytes. */
+  void commit(long reservationId, long fileId, long length, long parityBytes) throws IOException;
+
+  /** Gives a reservation up; its parity keys are deleted. */
+  void abort(long reservationId, String reason) throws IOException;
+
+  /** What a finished read observed: per-DataNode bytes and time, and how parity fared. */
+  void reportRead(ReportReadRequestProto report) throws IOException;
+
+  // Operators
+
+  ReportProto getReport() throws IOException;
+
+  /** Cached files whose path (as last seen) starts with {@code pathPrefix}, at most {@code limit}. */
+  ListCachedResponseProto listCached(String pathPrefix, int limit) throws IOException;
+
+  /** Drops a file's parity; says what was done. Needs administrator rights. */
+  String evict(String path) throws IOException;
+
+  /** Fills a file's parity now; says what was done. Needs administrator rights. */
+  String prefetch(String path) throws IOException;
 
   /** A straggler list as the Manager reports it. */
   final class StragglerList {

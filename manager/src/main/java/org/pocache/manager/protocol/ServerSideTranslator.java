@@ -3,38 +3,117 @@ package org.pocache.manager.protocol;
 import com.google.protobuf.RpcController;
 import com.google.protobuf.ServiceException;
 import java.io.IOException;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetStragglersRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.AbortRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.CommitRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.EmptyProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetStragglersResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.HeartbeatRequestProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.HeartbeatResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.PathRequestProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.PathResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
 
-/** Protobuf requests in, {@link PoCacheManagerProtocol} calls out. */
+/**
+ * Protobuf requests in, {@link PoCacheManagerProtocol} calls out. Exceptions travel
+ * back to the caller as Hadoop RemoteExceptions of the same class and message.
+ */
 public final class ServerSideTranslator implements PoCacheManagerProtocolPB {
-  private static final HeartbeatResponseProto HEARTBEAT_OK = HeartbeatResponseProto.getDefaultInstance();
+  private static final EmptyProto EMPTY = EmptyProto.getDefaultInstance();
   private final PoCacheManagerProtocol impl;
 
   public ServerSideTranslator(PoCacheManagerProtocol impl) {
     this.impl = impl;
   }
 
-  @Override
-  public HeartbeatResponseProto heartbeat(RpcController c, HeartbeatRequestProto r) throws ServiceException {
+  private interface Call<T> {
+    T run() throws IOException;
+  }
+
+  private static <T> T serve(Call<T> c) throws ServiceException {
     try {
-      impl.heartbeat(r.getDataNode(), r.getBytesRead(), r.getServiceMillis(), r.getReadOps());
-      return HEARTBEAT_OK;
-    } catch (IOException | RuntimeException e) {
+      return c.run();
+    } catch (IOException e) {
       throw new ServiceException(e);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      // Bad arguments reach the caller as IOExceptions with the same message.
+      throw new ServiceException(new IOException(e.getMessage(), e));
     }
   }
 
   @Override
-  public GetStragglersResponseProto getStragglers(RpcController c, GetStragglersRequestProto r)
-      throws ServiceException {
-    try {
+  public EmptyProto heartbeat(RpcController c, HeartbeatRequestProto r) throws ServiceException {
+    return serve(() -> {
+      impl.heartbeat(r.getDataNode(), r.getBytesRead(), r.getServiceMillis(), r.getReadOps());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public GetStragglersResponseProto getStragglers(RpcController c, EmptyProto r) throws ServiceException {
+    return serve(() -> {
       PoCacheManagerProtocol.StragglerList s = impl.getStragglers();
       return GetStragglersResponseProto.newBuilder().addAllDataNodes(s.dataNodes).setDetector(s.detector).build();
-    } catch (IOException | RuntimeException e) {
-      throw new ServiceException(e);
-    }
+    });
+  }
+
+  @Override
+  public GetDescriptorResponseProto getParityDescriptor(RpcController c, GetDescriptorRequestProto r)
+      throws ServiceException {
+    return serve(() -> impl.getDescriptor(r.getPath()));
+  }
+
+  @Override
+  public AdmitWriteResponseProto admitWrite(RpcController c, AdmitWriteRequestProto r) throws ServiceException {
+    return serve(() -> impl.admitWrite(r.getPath(), r.getExpectedMaxBytes()));
+  }
+
+  @Override
+  public EmptyProto commit(RpcController c, CommitRequestProto r) throws ServiceException {
+    return serve(() -> {
+      impl.commit(r.getReservationId(), r.getFileId(), r.getLength(), r.getParityBytes());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public EmptyProto abort(RpcController c, AbortRequestProto r) throws ServiceException {
+    return serve(() -> {
+      impl.abort(r.getReservationId(), r.getReason());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public EmptyProto reportRead(RpcController c, ReportReadRequestProto r) throws ServiceException {
+    return serve(() -> {
+      impl.reportRead(r);
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public ReportProto getReport(RpcController c, EmptyProto r) throws ServiceException {
+    return serve(impl::getReport);
+  }
+
+  @Override
+  public ListCachedResponseProto listCached(RpcController c, ListCachedRequestProto r) throws ServiceException {
+    return serve(() -> impl.listCached(r.getPathPrefix(), r.getLimit()));
+  }
+
+  @Override
+  public PathResponseProto evict(RpcController c, PathRequestProto r) throws ServiceException {
+    return serve(() -> PathResponseProto.newBuilder().setOutcome(impl.evict(r.getPath())).build());
+  }
+
+  @Override
+  public PathResponseProto prefetch(RpcController c, PathRequestProto r) throws ServiceException {
+    return serve(() -> PathResponseProto.newBuilder().setOutcome(impl.prefetch(r.getPath())).build());
   }
 }

@@ -1,34 +1,39 @@
 package org.pocache.manager.server;
 
 import java.io.IOException;
+import java.lang.reflect.Constructor;
 import java.net.InetSocketAddress;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.net.NetUtils;
 import org.pocache.csac.detect.Detectors;
 import org.pocache.csac.detect.StragglerDetector;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerClient;
 
 /**
- * The POCache Manager: for now the straggler list fed by DataNode heartbeats,
- * served over Hadoop IPC. (The cache index, reservations and CSAC wiring come
- * with the rest of [5/6].)
+ * The POCache Manager: the straggler list, the cache index with CSAC
+ * ({@link CacheService}), served over Hadoop IPC, with a metrics2 source. Runs in
+ * the NameNode (the plugin passes a {@link Namespace} over the NameNode's own RPC
+ * server) or standalone (a Namespace over NameNode RPCs).
  */
 public final class Manager implements AutoCloseable {
   private final StragglerMonitor stragglers;
+  private final CacheService cache;
   private final ManagerRpcServer rpc;
 
-  private Manager(StragglerMonitor stragglers, ManagerRpcServer rpc) {
+  private Manager(StragglerMonitor stragglers, CacheService cache, ManagerRpcServer rpc) {
     this.stragglers = stragglers;
+    this.cache = cache;
     this.rpc = rpc;
   }
 
   /**
-   * Reads and validates the configuration, then starts the RPC server.
+   * Reads and validates the configuration, then starts the RPC server and the
+   * housekeeping that connects to Redis (and keeps retrying while it cannot).
    *
    * @throws IllegalArgumentException naming a bad key
    */
-  public static Manager start(Configuration conf) throws IOException {
+  public static Manager start(Configuration conf, Namespace namespace) throws IOException {
     PoCacheConfig.init();
     StragglerDetector detector = Detectors.create(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY,
         conf.getTrimmed(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY, PoCacheConfigKeys.STRAGGLER_DETECTOR_DEFAULT),
@@ -45,7 +50,44 @@ public final class Manager implements AutoCloseable {
         PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);
     int handlers = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_HANDLERS_KEY,
         PoCacheConfigKeys.MANAGER_HANDLERS_DEFAULT, 1, 1024);
-    return new Manager(monitor, new ManagerRpcServer(conf, bind, handlers, monitor));
+    int tick = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_TICK_KEY, PoCacheConfigKeys.MANAGER_TICK_DEFAULT,
+        10, 3_600_000);
+    CacheService cache = new CacheService(conf, namespace, monitor, System::currentTimeMillis);
+    ParityFiller filler = null;
+    ManagerRpcServer rpc = null;
+    try {
+      filler = newFiller(conf, cache);
+      rpc = new ManagerRpcServer(conf, bind, handlers, cache);
+      cache.start(tick, filler);
+      return new Manager(monitor, cache, rpc);
+    } catch (IOException | RuntimeException e) {
+      if (rpc != null) {
+        rpc.close();
+      }
+      cache.close();
+      if (filler != null) {
+        filler.close();
+      }
+      throw e;
+    }
+  }
+
+  private static ParityFiller newFiller(Configuration conf, CacheService cache) {
+    String name = conf.getTrimmed(PoCacheConfigKeys.MANAGER_FILLER_KEY, PoCacheConfigKeys.MANAGER_FILLER_DEFAULT);
+    if (name.isEmpty()) {
+      return null;
+    }
+    try {
+      Class<? extends ParityFiller> c = conf.getClassByName(name).asSubclass(ParityFiller.class);
+      Constructor<? extends ParityFiller> k = c.getConstructor(Configuration.class, CacheService.class);
+      return k.newInstance(conf, cache);
+    } catch (ClassNotFoundException | ClassCastException | NoSuchMethodException e) {
+      throw new IllegalArgumentException(PoCacheConfigKeys.MANAGER_FILLER_KEY + " = " + name + ": not a ParityFiller"
+          + " with a public (Configuration, CacheService) constructor: " + e, e);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException(PoCacheConfigKeys.MANAGER_FILLER_KEY + " = " + name
+          + ": could not be created: " + e.getCause(), e);
+    }
   }
 
   public InetSocketAddress address() {
@@ -56,19 +98,18 @@ public final class Manager implements AutoCloseable {
     return stragglers;
   }
 
+  public CacheService cache() {
+    return cache;
+  }
+
   @Override
   public void close() {
     rpc.close();
+    cache.close();
   }
 
   /** The address clients and DataNodes should call: the configured one, with a wildcard host replaced. */
   public static InetSocketAddress connectAddress(Configuration conf, String namenodeHost) {
-    InetSocketAddress a = PoCacheConfig.getAddress(conf, PoCacheConfigKeys.MANAGER_ADDRESS_KEY,
-        PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);
-    String host = a.getHostString();
-    if (host.equals("0.0.0.0") || host.equals("::")) {
-      host = namenodeHost;
-    }
-    return NetUtils.createSocketAddr(host, a.getPort());
+    return ManagerClient.connectAddress(conf, namenodeHost);
   }
 }

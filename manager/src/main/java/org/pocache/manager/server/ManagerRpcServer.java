@@ -4,6 +4,7 @@ import com.google.protobuf.BlockingService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.ipc.ProtobufRpcEngine;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
@@ -12,7 +13,10 @@ import org.pocache.manager.protocol.PoCacheManagerProtocol;
 import org.pocache.manager.protocol.PoCacheManagerProtocolPB;
 import org.pocache.manager.protocol.ServerSideTranslator;
 
-/** The Manager's Hadoop IPC server (protobuf engine, so SASL and service ACLs apply). */
+/**
+ * The Manager's Hadoop IPC server (protobuf engine, so SASL/Kerberos apply, and
+ * with hadoop.security.authorization the service ACL of {@link ManagerPolicyProvider}).
+ */
 public final class ManagerRpcServer implements AutoCloseable {
   private final RPC.Server server;
 
@@ -30,6 +34,9 @@ public final class ManagerRpcServer implements AutoCloseable {
     server = new RPC.Builder(c).setProtocol(PoCacheManagerProtocolPB.class).setInstance(service)
         .setBindAddress(bind.getHostString()).setPort(bind.getPort()).setNumHandlers(handlers).setVerbose(false)
         .build();
+    if (c.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false)) {
+      server.refreshServiceAcl(c, new ManagerPolicyProvider());
+    }
     server.start();
   }
 

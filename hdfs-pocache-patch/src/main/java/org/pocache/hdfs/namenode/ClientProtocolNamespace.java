@@ -1,0 +1,91 @@
+package org.pocache.hdfs.namenode;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.pocache.manager.server.FileInfo;
+import org.pocache.manager.server.Namespace;
+
+/**
+ * The Manager's view of HDFS over the NameNode's client protocol. Two NameNode
+ * calls per lookup: getBlockLocations (the READ permission check, the blocks and
+ * their DataNodes, whether the file is open for write) and getFileInfo (inode id,
+ * modification time, block size, EC policy). A file by id is looked up through
+ * the NameNode's reserved path {@code /.reserved/.inodes/<id>}.
+ *
+ * <p>Who the NameNode sees as the caller is up to the {@link Caller}: inside the
+ * NameNode it is the NameNode's own RPC server called on the Manager's handler
+ * thread, where Hadoop's IPC layer makes the Manager RPC's caller the current user;
+ * standalone it is a proxy-user client per caller.
+ */
+public final class ClientProtocolNamespace implements Namespace {
+  /** The NameNode, as whoever should be checked for the current thread. */
+  public interface Caller {
+    ClientProtocol namenode() throws IOException;
+  }
+
+  private final Caller caller;
+
+  public ClientProtocolNamespace(Caller caller) {
+    this.caller = caller;
+  }
+
+  @Override
+  public FileInfo open(String path) throws IOException {
+    FileInfo f = lookup(path, path);
+    if (f == null) {
+      throw new FileNotFoundException("File does not exist: " + path);
+    }
+    return f;
+  }
+
+  @Override
+  public FileInfo byId(long fileId) throws IOException {
+    if (fileId <= 0) {
+      throw new IllegalArgumentException("file id must be > 0, got " + fileId);
+    }
+    return lookup("/.reserved/.inodes/" + fileId, null);
+  }
+
+  private FileInfo lookup(String src, String path) throws IOException {
+    ClientProtocol nn = caller.namenode();
+    HdfsFileStatus st;
+    LocatedBlocks blocks;
+    try {
+      st = nn.getFileInfo(src);
+      if (st == null) {
+        return null;
+      }
+      if (st.isDirectory()) {
+        throw new FileNotFoundException((path != null ? path : src) + " is a directory");
+      }
+      blocks = nn.getBlockLocations(src, 0, Long.MAX_VALUE);
+    } catch (FileNotFoundException e) {
+      if (path == null) {
+        return null; // by id: gone
+      }
+      throw e;
+    }
+    if (blocks == null) {
+      return null;
+    }
+    Set<String> dataNodes = new LinkedHashSet<>();
+    for (LocatedBlock b : blocks.getLocatedBlocks()) {
+      for (DatanodeInfo d : b.getLocations()) {
+        dataNodes.add(d.getXferAddr());
+      }
+    }
+    ErasureCodingPolicy ec = st.getErasureCodingPolicy();
+    return new FileInfo(st.getFileId(), path, st.getLen(), st.getModificationTime(), st.getBlockSize(),
+        ec == null ? 0 : ec.getNumDataUnits(), ec == null ? 0 : ec.getCellSize(), !blocks.isUnderConstruction(),
+        new ArrayList<>(dataNodes));
+  }
+}

@@ -1,0 +1,186 @@
+package org.pocache.manager.server;
+
+import com.google.protobuf.ByteString;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+
+/**
+ * The Manager's cache index: file id -> entry (descriptor and state), and open
+ * reservations by id. Not thread-safe: {@link CacheService} guards it with its
+ * state lock, together with CSAC, so the two always agree on what is cached.
+ */
+final class CacheIndex {
+  /** One file's parity as the Manager tracks it. */
+  static final class Entry {
+    final long fileId;
+    final long generation;
+    String path;
+    long length;
+    long modificationTime;
+    final long blockSize;
+    final int cellSize;
+    final int k;
+    final int m;
+    final int subblockBytes;
+    /** Weight in CSAC: reserved bytes while RESERVED or FILLING, stored parity bytes once CACHED. */
+    long parityBytes;
+    CacheStateProto state;
+    /** While RESERVED or FILLING. */
+    long reservationId;
+    long expiresAtMillis;
+    /** The Redis incarnation (run id) the parity was written to. */
+    String redisRunId;
+
+    Entry(long fileId, long generation, String path, long length, long modificationTime, long blockSize,
+        int cellSize, int k, int m, int subblockBytes, long parityBytes, CacheStateProto state, String redisRunId) {
+      this.fileId = fileId;
+      this.generation = generation;
+      this.path = path;
+      this.length = length;
+      this.modificationTime = modificationTime;
+      this.blockSize = blockSize;
+      this.cellSize = cellSize;
+      this.k = k;
+      this.m = m;
+      this.subblockBytes = subblockBytes;
+      this.parityBytes = parityBytes;
+      this.state = state;
+      this.redisRunId = redisRunId;
+    }
+
+    /** Stripes (HDFS blocks grouped k at a time, or block groups) of a file of {@code length} bytes. */
+    int stripes() {
+      long stripeBytes = blockSize * k;
+      return (int) Math.max(1, (length + stripeBytes - 1) / stripeBytes);
+    }
+
+    int substripesPerStripe() {
+      return (int) ((blockSize + subblockBytes - 1) / subblockBytes);
+    }
+
+    /** Whether this parity was made for the file as the NameNode describes it now. */
+    boolean matches(FileInfo f) {
+      return f != null && f.id == fileId && f.complete && f.length == length
+          && f.modificationTime == modificationTime;
+    }
+
+    DescriptorProto toProto(String keyPrefix) {
+      int stripes = stripes();
+      byte[] bitmap = new byte[(stripes + 7) / 8];
+      if (state == CacheStateProto.CACHED) {
+        for (int s = 0; s < stripes; s++) {
+          bitmap[s >>> 3] |= (byte) (1 << (s & 7));
+        }
+      }
+      return DescriptorProto.newBuilder().setFileId(fileId).setGeneration(generation).setPath(path)
+          .setLength(length).setModificationTime(modificationTime)
+          .setLayout(cellSize > 0 ? LayoutProto.STRIPED : LayoutProto.CONTIGUOUS).setBlockSize(blockSize)
+          .setCellSize(cellSize).setK(k).setM(m).setSubblockBytes(subblockBytes).setStripes(stripes)
+          .setSubstripesPerStripe(substripesPerStripe()).setCachedStripes(ByteString.copyFrom(bitmap))
+          .setParityBytes(parityBytes).setKeyPrefix(keyPrefix).setState(state)
+          .setRedisRunId(redisRunId == null ? "" : redisRunId).build();
+    }
+
+    static Entry fromProto(DescriptorProto d) {
+      return new Entry(d.getFileId(), d.getGeneration(), d.getPath(), d.getLength(), d.getModificationTime(),
+          d.getBlockSize(), d.getCellSize(), d.getK(), d.getM(), d.getSubblockBytes(), d.getParityBytes(),
+          d.getState(), d.getRedisRunId());
+    }
+
+    @Override
+    public String toString() {
+      return path + " (id " + fileId + ", generation " + generation + ", " + state + ")";
+    }
+  }
+
+  private final Map<Long, Entry> byFile = new HashMap<>();
+  private final Map<Long, Entry> byReservation = new HashMap<>();
+  /** Recently closed reservations and how, so a second commit gets a precise error. */
+  private final Map<Long, String> closed = new LinkedHashMap<Long, String>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
+      return size() > 10_000;
+    }
+  };
+
+  Entry get(long fileId) {
+    return byFile.get(fileId);
+  }
+
+  Entry reservation(long id) {
+    return byReservation.get(id);
+  }
+
+  /** How reservation {@code id} ended, or null if it never existed (or ended long ago). */
+  String closedAs(long id) {
+    return closed.get(id);
+  }
+
+  void put(Entry e) {
+    byFile.put(e.fileId, e);
+    if (e.state == CacheStateProto.RESERVED || e.state == CacheStateProto.FILLING) {
+      byReservation.put(e.reservationId, e);
+    }
+  }
+
+  /** Ends {@code e}'s reservation (committed, aborted, expired) and keeps why. */
+  void closeReservation(Entry e, String how) {
+    if (byReservation.remove(e.reservationId) != null) {
+      closed.put(e.reservationId, how);
+    }
+  }
+
+  /** Forgets a file altogether; its reservation, if any, ends as {@code how}. */
+  Entry remove(long fileId, String how) {
+    Entry e = byFile.remove(fileId);
+    if (e != null) {
+      closeReservation(e, how);
+    }
+    return e;
+  }
+
+  int size() {
+    return byFile.size();
+  }
+
+  int reservations() {
+    return byReservation.size();
+  }
+
+  Collection<Entry> entries() {
+    return byFile.values();
+  }
+
+  /** Reservations past their expiry, removed from the index. */
+  List<Entry> expire(long nowMillis) {
+    List<Entry> out = new ArrayList<>();
+    for (Iterator<Entry> it = byReservation.values().iterator(); it.hasNext(); ) {
+      Entry e = it.next();
+      if (e.expiresAtMillis <= nowMillis) {
+        it.remove();
+        closed.put(e.reservationId, "expired");
+        byFile.remove(e.fileId);
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /** Removes everything; returns what was there. */
+  List<Entry> clear(String how) {
+    List<Entry> all = new ArrayList<>(byFile.values());
+    for (Entry e : all) {
+      closeReservation(e, how);
+    }
+    byFile.clear();
+    return all;
+  }
+}

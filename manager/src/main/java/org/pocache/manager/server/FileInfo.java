@@ -1,0 +1,43 @@
+package org.pocache.manager.server;
+
+import java.util.List;
+
+/** What the Manager needs to know of one HDFS file, as the NameNode reports it now. */
+public final class FileInfo {
+  /** The inode id: stable across renames, new for a file deleted and created again. */
+  public final long id;
+  public final String path;
+  public final long length;
+  public final long modificationTime;
+  /** HDFS block size; for an erasure-coded file, its internal block size. */
+  public final long blockSize;
+  /** For an erasure-coded file its policy's data units and cell size; 0 for a replicated file. */
+  public final int ecDataUnits;
+  public final int ecCellSize;
+  /** False while the file is open for write (being written, appended or recovered). */
+  public final boolean complete;
+  /** Transfer addresses (host:port) of every DataNode holding any of its blocks. */
+  public final List<String> dataNodes;
+
+  public FileInfo(long id, String path, long length, long modificationTime, long blockSize, int ecDataUnits,
+      int ecCellSize, boolean complete, List<String> dataNodes) {
+    this.id = id;
+    this.path = path;
+    this.length = length;
+    this.modificationTime = modificationTime;
+    this.blockSize = blockSize;
+    this.ecDataUnits = ecDataUnits;
+    this.ecCellSize = ecCellSize;
+    this.complete = complete;
+    this.dataNodes = dataNodes;
+  }
+
+  public boolean striped() {
+    return ecDataUnits > 0;
+  }
+
+  @Override
+  public String toString() {
+    return path + " (id " + id + ", " + length + " bytes" + (complete ? "" : ", open for write") + ")";
+  }
+}

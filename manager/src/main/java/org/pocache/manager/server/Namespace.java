@@ -1,0 +1,28 @@
+package org.pocache.manager.server;
+
+import java.io.IOException;
+
+/**
+ * The Manager's only view of HDFS: file metadata with the NameNode's own
+ * permission checks. Inside the NameNode the plugin implements it over the
+ * NameNode's RPC server in the calling thread, so a lookup made while serving a
+ * Manager RPC is checked as that RPC's caller; standalone, it calls the NameNode
+ * as a proxy user for the caller.
+ */
+public interface Namespace {
+  /**
+   * The file at {@code path}, checked as the current caller: the NameNode's READ
+   * permission check applies.
+   *
+   * @throws java.io.FileNotFoundException if there is no such file
+   * @throws org.apache.hadoop.security.AccessControlException if the caller may not read it
+   */
+  FileInfo open(String path) throws IOException;
+
+  /**
+   * The file with inode id {@code fileId}, or null if it no longer exists. Called
+   * by the Manager's own threads (as the Manager) and by RPC handlers (as the caller).
+   * Its {@link FileInfo#path} is null: an inode id does not name a path.
+   */
+  FileInfo byId(long fileId) throws IOException;
+}
