@@ -29,8 +29,8 @@ expect 2 "test takes no options" "$POCACHE" test --fast
 expect 2 "unknown option --bogus" "$POCACHE" demo --bogus
 expect 2 "--k must be in [2, 32], got 1" "$POCACHE" demo --k 1
 expect 0 "Usage: pocache demo" "$POCACHE" demo --help
-expect 2 "bench needs a target: coder or redis" "$POCACHE" bench
-expect 2 "bench needs a target: coder or redis" "$POCACHE" bench redis-cluster
+expect 2 "bench needs a target: coder, redis or manager" "$POCACHE" bench
+expect 2 "bench needs a target: coder, redis or manager" "$POCACHE" bench redis-cluster
 expect 2 "unknown option --fast" "$POCACHE" bench redis --fast
 expect 2 "unknown option --bogus" "$POCACHE" bench coder --bogus
 expect 2 "--codes entries must be k:m" "$POCACHE" bench coder --codes 4:9
@@ -38,8 +38,12 @@ expect 0 "Usage: pocache bench coder" "$POCACHE" bench coder --help
 expect 2 "Usage: pocache checknative [-a]" "$POCACHE" checknative --bogus
 expect 0 "isal:" "$POCACHE" checknative
 expect 2 "Usage: pocache admin" "$POCACHE" admin
-expect 2 "unknown command -evict" "$POCACHE" admin -evict /x
-expect 1 "cannot reach the Manager at" "$POCACHE" admin -D dfs.pocache.manager.address=127.0.0.1:1 -stragglers
+expect 2 "bad command -evict" "$POCACHE" admin -evict
+expect 2 "bad command -ls" "$POCACHE" admin -ls /a /b
+expect 1 "(Manager at 127.0.0.1:1)" "$POCACHE" admin -D dfs.pocache.manager.address=127.0.0.1:1 -stragglers
+expect 1 "(Manager at 127.0.0.1:1)" "$POCACHE" admin -D dfs.pocache.manager.address=127.0.0.1:1 -report
+expect 2 "Usage: pocache manager" "$POCACHE" manager --bogus
+expect 1 "dfs.pocache.enabled is false" "$POCACHE" manager -D dfs.pocache.enabled=false
 expect 2 "ps must be a probability in [0, 1], got 2.0" "$POCACHE" model --ps 2 --trials 0
 expect 0 "parity-only" "$POCACHE" model --trials 1000
 expect 2 "unknown experiment 'exp99'" "$POCACHE" simulate --experiment exp99

@@ -1,0 +1,166 @@
+package org.pocache.hdfs.manager;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.pocache.cache.ParityStoreException;
+import org.pocache.cache.RedisParityStore;
+import org.pocache.cache.RedisSettings;
+import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.server.Manager;
+import org.pocache.testkit.DataPattern;
+import org.pocache.testkit.hdfs.MiniHdfs;
+import org.pocache.testkit.redis.RedisServerFixture;
+
+/**
+ * A MiniDFSCluster whose NameNode runs the POCache Manager (plugin), a real
+ * redis-server, and a writer that does what [6/6]'s client will: admit, write,
+ * upload parity, commit.
+ */
+final class ManagerCluster implements AutoCloseable {
+  static final long BLOCK = 256 << 10;
+  static final int SUBBLOCK = 64 << 10;
+
+  final RedisServerFixture redis;
+  final MiniHdfs hdfs;
+  final int port;
+
+  private ManagerCluster(RedisServerFixture redis, MiniHdfs hdfs, int port) {
+    this.redis = redis;
+    this.hdfs = hdfs;
+    this.port = port;
+  }
+
+  static ManagerCluster start(int dataNodes, Map<String, String> extra) throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    RedisServerFixture redis = RedisServerFixture.builder().start();
+    Map<String, String> c = new TreeMap<>();
+    c.put(PoCacheConfigKeys.ENABLED_KEY, "true");
+    c.put("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName());
+    c.put(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port);
+    c.put(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port());
+    c.put(PoCacheConfigKeys.REDIS_BREAKER_OPEN_KEY, "200");
+    c.put(PoCacheConfigKeys.MANAGER_TICK_KEY, "100");
+    c.put(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK));
+    c.put(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(64L << 20));
+    c.put(PoCacheConfigKeys.CACHE_MAX_FILE_KEY, Long.toString(16L << 20));
+    c.put("dfs.namenode.fs-limits.min-block-size", "0");
+    c.putAll(extra);
+    MiniHdfs.Builder b = MiniHdfs.builder().dataNodes(dataNodes);
+    for (Map.Entry<String, String> e : c.entrySet()) {
+      b.set(e.getKey(), e.getValue());
+    }
+    try {
+      return new ManagerCluster(redis, b.start(), port);
+    } catch (IOException | RuntimeException e) {
+      redis.close();
+      throw e;
+    }
+  }
+
+  InetSocketAddress address() {
+    return new InetSocketAddress("127.0.0.1", port);
+  }
+
+  ManagerClient client() throws IOException {
+    return new ManagerClient(address(), hdfs.conf(), 5000);
+  }
+
+  Manager manager() {
+    for (Object p : pluginsOfNameNode()) {
+      if (p instanceof PoCacheNameNodePlugin) {
+        return ((PoCacheNameNodePlugin) p).manager();
+      }
+    }
+    throw new IllegalStateException("no POCache plugin in the NameNode");
+  }
+
+  PoCacheNameNodePlugin plugin() {
+    for (Object p : pluginsOfNameNode()) {
+      if (p instanceof PoCacheNameNodePlugin) {
+        return (PoCacheNameNodePlugin) p;
+      }
+    }
+    throw new IllegalStateException("no POCache plugin in the NameNode");
+  }
+
+  @SuppressWarnings("unchecked")
+  private java.util.List<Object> pluginsOfNameNode() {
+    try {
+      java.lang.reflect.Field f = org.apache.hadoop.hdfs.server.namenode.NameNode.class.getDeclaredField("plugins");
+      f.setAccessible(true); // Hadoop keeps its plugins private; tests need ours
+      return (java.util.List<Object>) f.get(hdfs.cluster().getNameNode());
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  RedisParityStore store() {
+    Configuration conf = hdfs.conf();
+    return RedisParityStore.connect(RedisSettings.from(conf::get));
+  }
+
+  /** A replicated file written the way the POCache client will: admitted, parity uploaded, committed. */
+  DescriptorProto writeCached(ManagerClient m, Path p, long length, long seed) throws Exception {
+    FSDataOutputStream out = hdfs.fs().create(p, true, 4096, (short) 1, BLOCK);
+    AdmitWriteResponseProto admit = m.admitWrite(p.toUri().getPath(), 0);
+    if (!admit.hasReservation()) {
+      out.close();
+      throw new IllegalStateException("not admitted: " + admit.getReason());
+    }
+    write(out, length, seed);
+    out.close();
+    DescriptorProto r = admit.getReservation().getParity();
+    try (RedisParityStore store = store()) {
+      long bytes = ParityUploader.upload(hdfs.fs(), p, r, length, store);
+      m.commit(admit.getReservation().getId(), r.getFileId(), length, bytes);
+    }
+    return r;
+  }
+
+  /** A replicated file written without asking the Manager. */
+  void writePlain(Path p, long length, long seed) throws IOException {
+    try (FSDataOutputStream out = hdfs.fs().create(p, true, 4096, (short) 1, BLOCK)) {
+      write(out, length, seed);
+    }
+  }
+
+  private static void write(OutputStream out, long length, long seed) throws IOException {
+    byte[] buf = new byte[64 << 10];
+    for (long pos = 0; pos < length; ) {
+      int n = (int) Math.min(buf.length, length - pos);
+      DataPattern.fill(seed, pos, buf, 0, n);
+      out.write(buf, 0, n);
+      pos += n;
+    }
+  }
+
+  /** Whether the first parity key of (file, generation) exists in Redis. */
+  boolean parityExists(DescriptorProto d) throws IOException, ParityStoreException {
+    try (RedisParityStore store = store()) {
+      return store.exists(store.key(d.getFileId(), d.getGeneration(), 0, 0, 0));
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      hdfs.close();
+    } finally {
+      redis.close();
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package org.pocache.hdfs.manager;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.pocache.cache.Crc32c;
+import org.pocache.cache.ParityStoreException;
+import org.pocache.cache.RedisParityStore;
+import org.pocache.coder.CodeParameters;
+import org.pocache.coder.CoderKind;
+import org.pocache.coder.Coders;
+import org.pocache.coder.ErasureCoder;
+import org.pocache.coder.layout.ContiguousLayout;
+import org.pocache.coder.layout.StripeLayout;
+import org.pocache.coder.layout.StripedLayout;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+
+/**
+ * Test support standing in for the data path of [6/6]: reads a whole (small)
+ * file back through HDFS, encodes every substripe under the descriptor's code and
+ * uploads the parity to Redis under its generation. Real coder, real Redis.
+ */
+final class ParityUploader {
+  private ParityUploader() {
+  }
+
+  /** @return parity payload bytes uploaded */
+  static long upload(FileSystem fs, Path path, DescriptorProto d, long length, RedisParityStore store)
+      throws IOException, ParityStoreException {
+    byte[] file = new byte[(int) length];
+    try (FSDataInputStream in = fs.open(path)) {
+      in.readFully(0, file);
+    }
+    int k = d.getK();
+    int m = d.getM();
+    StripeLayout layout = d.getLayout() == LayoutProto.CONTIGUOUS
+        ? new ContiguousLayout(length, d.getBlockSize(), d.getSubblockBytes(), k)
+        : new StripedLayout(length, d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), k);
+    long total = 0;
+    try (ErasureCoder coder = Coders.create(CodeParameters.of(k, m), CoderKind.AUTO)) {
+      for (long s = 0; s < layout.stripes(); s++) {
+        for (int j = 0; j < layout.substripes(s); j++) {
+          int len = layout.parityLength(s, j);
+          byte[][] data = new byte[k][len];
+          int[] crcs = new int[k];
+          for (int i = 0; i < k; i++) {
+            int n = layout.storedLength(s, j, i);
+            if (n > 0) {
+              System.arraycopy(file, (int) layout.fileOffset(s, j, i, 0), data[i], 0, n);
+            }
+            crcs[i] = Crc32c.of(data[i], 0, n);
+          }
+          byte[][] parity = new byte[m][len];
+          coder.encode(data, 0, parity, 0, len);
+          for (int p = 0; p < m; p++) {
+            store.put(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p), crcs, ByteBuffer.wrap(parity[p]));
+            total += len;
+          }
+        }
+      }
+    } catch (Exception e) {
+      if (e instanceof IOException) {
+        throw (IOException) e;
+      }
+      if (e instanceof ParityStoreException) {
+        throw (ParityStoreException) e;
+      }
+      throw new IOException(e);
+    }
+    return total;
+  }
+}

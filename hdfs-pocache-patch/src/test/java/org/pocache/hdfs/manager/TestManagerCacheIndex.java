@@ -1,0 +1,309 @@
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.pocache.hdfs.tools.PoCacheAdmin;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
+import org.pocache.manager.protocol.ManagerClient;
+
+/**
+ * The Manager in the NameNode with a real Redis: descriptors follow writes,
+ * commits, changes in HDFS, evictions, expiry, bad input and the admin commands.
+ * One cluster for the class; each test uses its own directory.
+ */
+public class TestManagerCacheIndex {
+  private static final long FILE = 4 * ManagerCluster.BLOCK; // one stripe of k = 4 blocks
+  private static ManagerCluster cluster;
+  private static ManagerClient manager;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    Map<String, String> conf = new HashMap<>();
+    conf.put(PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY, "1500");
+    conf.put(PoCacheConfigKeys.MANAGER_FILLER_KEY, UploadingFiller.class.getName());
+    conf.put(PoCacheConfigKeys.CSAC_PREFETCH_RATIO_KEY, "0");
+    cluster = ManagerCluster.start(4, conf);
+    manager = cluster.client();
+    GenericTestUtils.waitFor(() -> cluster.manager().cache().ready(), 50, 10_000);
+  }
+
+  @AfterClass
+  public static void stop() throws IOException {
+    if (manager != null) {
+      manager.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  public void committedWriteIsServedWithItsGeneration() throws Exception {
+    Path p = new Path("/index/write/a");
+    DescriptorProto reserved = cluster.writeCached(manager, p, FILE + 1000, 1);
+    GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
+    assertTrue(r.getDecision(), r.hasParity());
+    DescriptorProto d = r.getParity();
+    assertEquals(CacheStateProto.CACHED, d.getState());
+    assertEquals(reserved.getGeneration(), d.getGeneration());
+    assertEquals(FILE + 1000, d.getLength());
+    assertEquals(4, d.getK());
+    assertEquals(1, d.getM());
+    assertEquals(2, d.getStripes()); // 5 blocks: a full stripe and a short one
+    assertEquals(ManagerCluster.BLOCK / ManagerCluster.SUBBLOCK, d.getSubstripesPerStripe());
+    assertEquals(0b11, d.getCachedStripes().byteAt(0));
+    assertEquals(ManagerCluster.BLOCK + 1000, d.getParityBytes()); // trimmed from the max-file reservation
+    assertTrue(cluster.parityExists(d));
+    // The Redis index holds it, for a restarted Manager.
+    assertEquals(Long.valueOf(1), cluster.redis.client().call("HEXISTS", "pocache:manager-index",
+        Long.toString(d.getFileId())));
+
+    try {
+      manager.commit(reserved.getGeneration(), d.getFileId(), FILE + 1000, 10);
+      fail("second commit accepted");
+    } catch (IOException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("reservation " + reserved.getGeneration()
+          + " is no longer open: committed"));
+    }
+  }
+
+  @Test
+  public void appendInvalidatesAndDeletesKeys() throws Exception {
+    Path p = new Path("/index/append/a");
+    DescriptorProto d = cluster.writeCached(manager, p, FILE, 2);
+    assertTrue(manager.getDescriptor(p.toString()).hasParity());
+    try (FSDataOutputStream out = cluster.hdfs.fs().append(p)) {
+      out.write(new byte[] {1, 2, 3});
+    }
+    GetDescriptorResponseProto after = manager.getDescriptor(p.toString());
+    assertFalse("stale parity served after append", after.hasParity());
+    GenericTestUtils.waitFor(() -> !exists(d), 50, 10_000);
+  }
+
+  @Test
+  public void deletedAndRecreatedFileNeverGetsOldParity() throws Exception {
+    Path p = new Path("/index/recreate/a");
+    DescriptorProto old = cluster.writeCached(manager, p, FILE, 3);
+    assertTrue(manager.getDescriptor(p.toString()).hasParity());
+    cluster.hdfs.fs().delete(p, false);
+    cluster.writePlain(p, FILE, 4); // same path and length, new inode
+    GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
+    assertTrue(!r.hasParity() || r.getParity().getFileId() != old.getFileId());
+    // The sweep finds the deleted inode and removes its keys.
+    GenericTestUtils.waitFor(() -> !exists(old), 50, 10_000);
+  }
+
+  @Test
+  public void uncommittedReservationExpires() throws Exception {
+    Path p = new Path("/index/expire/a");
+    try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+      AdmitWriteResponseProto a = manager.admitWrite(p.toString(), FILE);
+      assertTrue(a.getReason(), a.hasReservation());
+      long used = manager.getReport().getUsedBytes();
+      assertTrue(used >= ManagerCluster.BLOCK);
+      GenericTestUtils.waitFor(() -> reservations() == 0, 50, 10_000);
+      try {
+        manager.commit(a.getReservation().getId(), a.getReservation().getParity().getFileId(), 0, 0);
+        fail("expired reservation committed");
+      } catch (IOException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("no longer open: expired"));
+      }
+    }
+  }
+
+  @Test
+  public void badInputIsRefusedAndTheManagerKeepsServing() throws Exception {
+    Path p = new Path("/index/bad/a");
+    try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+      expectError(() -> manager.admitWrite(p.toString(), -5), "must be >= 0 bytes (0: unknown), got -5");
+      AdmitWriteResponseProto a = manager.admitWrite(p.toString(), FILE);
+      long id = a.getReservation().getId();
+      long fileId = a.getReservation().getParity().getFileId();
+      expectError(() -> manager.commit(id, fileId, -1, 0), "length of file id " + fileId + " must be >= 0, got -1");
+      expectError(() -> manager.commit(id, fileId, 0, -7), "must be >= 0, got -7");
+      expectError(() -> manager.commit(id + 12345, fileId, 0, 0), "unknown reservation " + (id + 12345));
+      expectError(() -> manager.commit(id, fileId + 1, 0, 0), "is for file id " + fileId);
+      // Committing while the file is still open for write aborts the reservation.
+      expectError(() -> manager.commit(id, fileId, 0, 0), "still open for write");
+      expectError(() -> manager.abort(id, "again"), "no longer open: aborted");
+    }
+    expectError(() -> manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(987654321L)
+        .setGeneration(0).setOutcome(ReadOutcomeProto.VANILLA).build()), "file id 987654321, which does not exist");
+    expectError(() -> manager.evict("/index/bad/none"), "File does not exist: /index/bad/none");
+    expectError(() -> manager.getDescriptor("relative/path"), "path must be absolute");
+    expectError(() -> manager.getDescriptor("/index/bad"), "is a directory");
+    try {
+      manager.getDescriptor("/index/bad/none");
+      fail();
+    } catch (FileNotFoundException expected) {
+      // the NameNode's own exception class reaches the caller
+    }
+    // Still serving.
+    Path q = new Path("/index/bad/b");
+    cluster.writeCached(manager, q, FILE, 5);
+    assertTrue(manager.getDescriptor(q.toString()).hasParity());
+  }
+
+  @Test
+  public void parityReportedMissingIsDropped() throws Exception {
+    Path p = new Path("/index/missing/a");
+    DescriptorProto d = cluster.writeCached(manager, p, FILE, 6);
+    manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(d.getFileId()).setGeneration(d.getGeneration())
+        .setOutcome(ReadOutcomeProto.PARITY_MISSING).build());
+    assertFalse(manager.getDescriptor(p.toString()).hasParity() && manager.getDescriptor(p.toString()).getParity()
+        .getGeneration() == d.getGeneration());
+    GenericTestUtils.waitFor(() -> !exists(d), 50, 10_000);
+  }
+
+  @Test
+  public void adminListsEvictsPrefetchesAndReports() throws Exception {
+    Path p = new Path("/index/admin/a");
+    DescriptorProto d = cluster.writeCached(manager, p, FILE, 7);
+    String ls = admin("-ls", "/index/admin");
+    assertTrue(ls, ls.contains("Found 1 files") && ls.contains("CACHED") && ls.contains(p.toString()));
+    String report = admin("-report");
+    assertTrue(report, report.contains("Redis:            healthy") && report.contains("lru"));
+
+    String evicted = admin("-evict", p.toString());
+    assertTrue(evicted, evicted.contains("evicted (CACHED, " + ManagerCluster.BLOCK + " parity bytes)"));
+    GenericTestUtils.waitFor(() -> !exists(d), 50, 10_000);
+    assertTrue(admin("-ls", "/index/admin").contains("Found 0 files"));
+
+    // -prefetch fills it again through the fill worker.
+    String pf = admin("-prefetch", p.toString());
+    assertTrue(pf, pf.contains("fill started"));
+    GenericTestUtils.waitFor(() -> descriptor(p) != null, 50, 20_000);
+    DescriptorProto again = descriptor(p);
+    assertTrue(again.getGeneration() > d.getGeneration());
+    assertTrue(cluster.parityExists(again));
+    assertEquals(2, exitOf("-evict"));
+  }
+
+  @Test
+  public void openOfAnUncachedFileFillsIt() throws Exception {
+    Path p = new Path("/index/fill/a");
+    cluster.writePlain(p, FILE, 8);
+    GetDescriptorResponseProto first = manager.getDescriptor(p.toString());
+    assertFalse(first.hasParity());
+    assertEquals("FILLING", first.getDecision()); // cache-upon-access admits; the fill worker fills
+    GenericTestUtils.waitFor(() -> descriptor(p) != null, 50, 20_000);
+    assertTrue(cluster.parityExists(descriptor(p)));
+  }
+
+  @Test
+  public void metricsAreInTheNameNodesJmx() throws Exception {
+    Path p = new Path("/index/jmx/a");
+    cluster.writeCached(manager, p, FILE, 9);
+    manager.getDescriptor(p.toString());
+    String http = cluster.hdfs.cluster().getNameNode().getHttpAddress().getHostString() + ":"
+        + cluster.hdfs.cluster().getNameNode().getHttpAddress().getPort();
+    String url = "http://" + http + "/jmx?qry=Hadoop:service=NameNode,name=PoCacheManager";
+    String json = fetch(url);
+    for (String name : new String[] {"CapacityBytes", "UsedBytes", "FilesCached", "Hits", "Misses", "StragglerHits",
+        "Admissions", "Evictions", "Prefetches", "FailedFills", "StragglerCount", "tag.Stragglers",
+        "GetDescriptorNumOps", "GetDescriptorAvgTime", "RedisHealthy"}) {
+      assertTrue(name + " missing in " + json, json.contains("\"" + name + "\""));
+    }
+    // JMX values are cached by the metrics system for up to 10 s: wait for a fresh view.
+    assertTrue(manager.getReport().getHits() >= 1);
+    GenericTestUtils.waitFor(() -> fetch(url).matches("(?s).*\"Hits\" : [1-9].*\"FilesCached\" : [1-9].*")
+        || fetch(url).matches("(?s).*\"FilesCached\" : [1-9].*\"Hits\" : [1-9].*"), 500, 20_000);
+  }
+
+  private static String fetch(String url) {
+    try (InputStream in = new URL(url).openStream()) {
+      return new String(readAll(in), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+
+  // --- helpers ------------------------------------------------------------------------
+
+  private interface Call {
+    void run() throws Exception;
+  }
+
+  private static void expectError(Call c, String text) throws Exception {
+    try {
+      c.run();
+      fail("accepted; expected an error containing: " + text);
+    } catch (IOException | IllegalArgumentException e) {
+      assertTrue("'" + e.getMessage() + "' lacks '" + text + "'", String.valueOf(e.getMessage()).contains(text));
+    }
+  }
+
+  private static boolean exists(DescriptorProto d) {
+    try {
+      return cluster.parityExists(d);
+    } catch (Exception e) {
+      return true;
+    }
+  }
+
+  private static int reservations() {
+    try {
+      return manager.getReport().getReservations();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  private static DescriptorProto descriptor(Path p) {
+    try {
+      GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
+      return r.hasParity() ? r.getParity() : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static String admin(String... args) throws Exception {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    int rc = ToolRunner.run(new PoCacheAdmin(cluster.hdfs.conf(), new PrintStream(b, true, "UTF-8")), args);
+    String out = b.toString("UTF-8");
+    assertEquals(out, 0, rc);
+    return out;
+  }
+
+  private static int exitOf(String... args) throws Exception {
+    return ToolRunner.run(new PoCacheAdmin(cluster.hdfs.conf(), new PrintStream(new ByteArrayOutputStream(), true,
+        "UTF-8")), args);
+  }
+
+  private static byte[] readAll(InputStream in) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    byte[] buf = new byte[8192];
+    for (int n; (n = in.read(buf)) > 0; ) {
+      b.write(buf, 0, n);
+    }
+    return b.toByteArray();
+  }
+}
