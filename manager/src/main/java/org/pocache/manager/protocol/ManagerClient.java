@@ -129,19 +129,19 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   @Override
   public AdmitWriteResponseProto admitWrite(String path, long expectedMaxBytes) throws IOException {
-    return call(() -> proxy.admitWrite(null, AdmitWriteRequestProto.newBuilder().setPath(path)
+    return once(() -> proxy.admitWrite(null, AdmitWriteRequestProto.newBuilder().setPath(path)
         .setExpectedMaxBytes(expectedMaxBytes).build()));
   }
 
   @Override
   public void commit(long reservationId, long fileId, long length, long parityBytes) throws IOException {
-    call(() -> proxy.commit(null, CommitRequestProto.newBuilder().setReservationId(reservationId).setFileId(fileId)
+    once(() -> proxy.commit(null, CommitRequestProto.newBuilder().setReservationId(reservationId).setFileId(fileId)
         .setLength(length).setParityBytes(parityBytes).build()));
   }
 
   @Override
   public void abort(long reservationId, String reason) throws IOException {
-    call(() -> proxy.abort(null, AbortRequestProto.newBuilder().setReservationId(reservationId)
+    once(() -> proxy.abort(null, AbortRequestProto.newBuilder().setReservationId(reservationId)
         .setReason(reason == null ? "" : reason).build()));
   }
 
@@ -166,19 +166,33 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   @Override
   public String evict(String path) throws IOException {
-    return call(() -> proxy.evict(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
+    return once(() -> proxy.evict(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
   }
 
   @Override
   public String prefetch(String path) throws IOException {
-    return call(() -> proxy.prefetch(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
+    return once(() -> proxy.prefetch(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
   }
 
   private interface Rpc<T> {
     T run() throws ServiceException;
   }
 
+  /**
+   * Runs an idempotent call; once more if the first attempt found the connection
+   * dead (EOF). Hadoop IPC keeps idle connections for a while, so the first call
+   * after a Manager restart meets the old, closed one.
+   */
   private static <T> T call(Rpc<T> rpc) throws IOException {
+    try {
+      return once(rpc);
+    } catch (java.io.EOFException stale) {
+      return once(rpc);
+    }
+  }
+
+  /** Runs a call that must not be repeated (admit, commit, abort). */
+  private static <T> T once(Rpc<T> rpc) throws IOException {
     try {
       return rpc.run();
     } catch (ServiceException e) {

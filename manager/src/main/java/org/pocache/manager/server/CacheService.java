@@ -109,6 +109,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private RedisParityStore store;
   private String runId;
   private boolean loggedRedisDown;
+  private boolean loggedRebuildWait;
 
   /** Descriptors are served and admissions made only while Redis answers and the index is valid. */
   private volatile boolean ready;
@@ -771,7 +772,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
       expireReservations();
     } catch (Throwable t) {
-      LOG.warn("POCache Manager housekeeping failed; it runs again next tick", t);
+      // For example a NameNode shutting down under the sweep: say so once per tick, without a trace.
+      LOG.warn("POCache Manager housekeeping failed, it runs again next tick: {}", t.toString());
+      LOG.debug("Housekeeping failure", t);
     }
   }
 
@@ -785,6 +788,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       loggedRedisDown = false;
       if (runId == null) {
         rebuild(id);
+        loggedRebuildWait = false;
       } else if (!id.equals(runId)) {
         metrics.redisRestarts.incrementAndGet();
         invalidateAll("Redis restarted");
@@ -802,7 +806,11 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
     } catch (IOException e) {
       ready = false;
-      LOG.info("POCache Manager could not rebuild its index yet (NameNode: {}); retrying", e.getMessage());
+      if (!loggedRebuildWait) {
+        loggedRebuildWait = true;
+        LOG.info("POCache Manager cannot rebuild its index yet (NameNode: {}); retrying every tick",
+            e.getMessage().split("\n")[0]);
+      }
     }
   }
 
