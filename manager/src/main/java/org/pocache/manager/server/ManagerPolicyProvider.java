@@ -2,7 +2,7 @@ package org.pocache.manager.server;
 
 import org.apache.hadoop.security.authorize.PolicyProvider;
 import org.apache.hadoop.security.authorize.Service;
-import org.pocache.manager.protocol.PoCacheManagerProtocolPB;
+import org.pocache.manager.protocol.PoCacheManagerProtocol;
 
 /**
  * Service-level authorization for the Manager's protocol: with
@@ -13,7 +13,7 @@ import org.pocache.manager.protocol.PoCacheManagerProtocolPB;
 public final class ManagerPolicyProvider extends PolicyProvider {
   public static final String ACL_KEY = "security.pocache.manager.protocol.acl";
 
-  private static final Service[] SERVICES = {new Service(ACL_KEY, PoCacheManagerProtocolPB.class)};
+  private static final Service[] SERVICES = {new Service(ACL_KEY, PoCacheManagerProtocol.class)};
 
   @Override
   public Service[] getServices() {
