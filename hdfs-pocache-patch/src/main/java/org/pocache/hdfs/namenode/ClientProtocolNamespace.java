@@ -11,6 +11,7 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.ipc.RemoteException;
 import org.pocache.manager.server.FileInfo;
 import org.pocache.manager.server.Namespace;
 
@@ -56,6 +57,19 @@ public final class ClientProtocolNamespace implements Namespace {
   }
 
   private FileInfo lookup(String src, String path) throws IOException {
+    try {
+      return lookupOnce(src, path);
+    } catch (RemoteException e) {
+      // Standalone, the NameNode's answer arrives wrapped; give callers its own class.
+      IOException real = e.unwrapRemoteException();
+      if (real instanceof FileNotFoundException && path == null) {
+        return null;
+      }
+      throw real;
+    }
+  }
+
+  private FileInfo lookupOnce(String src, String path) throws IOException {
     ClientProtocol nn = caller.namenode();
     HdfsFileStatus st;
     LocatedBlocks blocks;
