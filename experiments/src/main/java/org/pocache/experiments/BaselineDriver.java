@@ -211,6 +211,7 @@ public final class BaselineDriver {
     // it, as in a POCache deployment; they do not touch the reads measured here.
     try (RedisServerFixture redis = RedisServerFixture.builder().start();
          MiniHdfs hdfs = MiniHdfs.builder().dataNodes(dataNodes)
+             .set(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port())
              .set(PoCacheConfigKeys.ENABLED_KEY, "true")
              .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
              .set("dfs.datanode.plugins", PoCacheDataNodePlugin.class.getName())

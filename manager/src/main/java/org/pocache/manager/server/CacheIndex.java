@@ -38,6 +38,8 @@ final class CacheIndex {
     long expiresAtMillis;
     /** The Redis incarnation (run id) the parity was written to. */
     String redisRunId;
+    /** The descriptor served to readers, built once: a CACHED entry does not change until it is dropped. */
+    DescriptorProto served;
 
     Entry(long fileId, long generation, String path, long length, long modificationTime, long blockSize,
         int cellSize, int k, int m, int subblockBytes, long parityBytes, CacheStateProto state, String redisRunId) {

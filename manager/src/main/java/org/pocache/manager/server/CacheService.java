@@ -72,7 +72,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class CacheService implements PoCacheManagerProtocol, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CacheService.class);
-  private static final int SWEEP_PER_TICK = 256;
+  /** The sweep visits every cached entry about once per this long, spread over the ticks. */
+  private static final long SWEEP_ROUND_MILLIS = 10 * 60_000;
   private static final int MAX_PENDING_DELETES = 100_000;
 
   private final Namespace namespace;
@@ -110,6 +111,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private String runId;
   private boolean loggedRedisDown;
   private boolean loggedRebuildWait;
+  private long tickMillis = 1000;
+  private int sweepPerTick = 1;
 
   /** Descriptors are served and admissions made only while Redis answers and the index is valid. */
   private volatile boolean ready;
@@ -182,6 +185,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   /** Starts the periodic tick (the first connects to Redis and rebuilds the index) and metrics. */
   void start(long tickMillis, ParityFiller filler) {
     this.filler = filler;
+    this.tickMillis = tickMillis;
     metrics.register();
     housekeeping.scheduleWithFixedDelay(this::tick, 0, tickMillis, TimeUnit.MILLISECONDS);
   }
@@ -243,7 +247,10 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         decision = e != null ? e.state.name() : fillNow ? "FILLING" : d.name();
       }
       if (e != null && e.state == CacheStateProto.CACHED && ready) {
-        descriptor = e.toProto(redisSettings.prefix);
+        if (e.served == null) {
+          e.served = e.toProto(redisSettings.prefix);
+        }
+        descriptor = e.served;
       } else if (e != null && e.state == CacheStateProto.CACHED) {
         decision = "CACHE_UNAVAILABLE";
       }
@@ -998,8 +1005,11 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       } finally {
         state.unlock();
       }
+      // Two NameNode reads per entry: spread a round over SWEEP_ROUND_MILLIS, not one burst.
+      long ticksPerRound = Math.max(1, SWEEP_ROUND_MILLIS / tickMillis);
+      sweepPerTick = (int) Math.max(1, (sweep.size() + ticksPerRound - 1) / ticksPerRound);
     }
-    for (int n = 0; n < SWEEP_PER_TICK && !sweep.isEmpty(); n++) {
+    for (int n = 0; n < sweepPerTick && !sweep.isEmpty(); n++) {
       long id = sweep.poll();
       FileInfo f = namespace.byId(id);
       state.lock();
