@@ -1,0 +1,86 @@
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.protocol.ManagerClient;
+
+/**
+ * Algorithm 1, lines 28-41, in the Manager: while a straggler is known, a file on
+ * healthy DataNodes is not admitted when opened, but is remembered by the
+ * prediction policy; when its own DataNode becomes a new straggler, the Manager
+ * prefetches its parity through the fill worker.
+ */
+public class TestPrefetchOnNewStraggler {
+  private static final long FILE = 4 * ManagerCluster.BLOCK;
+
+  @Test
+  public void aNewStragglerTriggersPrefetchOfPredictedFilesOnIt() throws Exception {
+    Map<String, String> conf = new HashMap<>();
+    conf.put(PoCacheConfigKeys.MANAGER_FILLER_KEY, UploadingFiller.class.getName());
+    conf.put(PoCacheConfigKeys.CSAC_PREFETCH_RATIO_KEY, "0.5");
+    conf.put(PoCacheConfigKeys.STRAGGLER_MIN_SAMPLES_KEY, "5");
+    try (ManagerCluster c = ManagerCluster.start(6, conf); ManagerClient m = c.client()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      String[] dn = new String[6];
+      for (int i = 0; i < 6; i++) {
+        dn[i] = c.hdfs.dataNode(i).getDatanodeId().getXferAddr();
+      }
+      // DataNode 0 is a straggler: files elsewhere are not admitted on open (line 7 skips G_a).
+      heartbeats(m, dn, 0);
+      GenericTestUtils.waitFor(() -> stragglersAre(m, dn[0]), 50, 5_000);
+      Path onOne = new Path("/prefetch/on-dn1");
+      c.hdfs.writePinnedFile(onOne, ManagerCluster.BLOCK, FILE, 1, b -> new int[] {1});
+      GetDescriptorResponseProto first = m.getDescriptor(onOne.toString());
+      assertFalse(first.hasParity());
+      assertEquals("SHOULD_NOT_CACHE", first.getDecision());
+      long prefetchesBefore = m.getReport().getPrefetches();
+
+      // DataNode 1 slows down too: a new straggler, and the file on it is predicted to be read.
+      heartbeats(m, dn, 0, 1);
+      GenericTestUtils.waitFor(() -> stragglersAre(m, dn[0], dn[1]), 50, 5_000);
+      // No open in between (an open would admit it on read): the Manager acts on its own.
+      GenericTestUtils.waitFor(() -> {
+        try {
+          return m.getReport().getPrefetches() > prefetchesBefore && m.listCached("/prefetch", 10)
+              .getDescriptorsList().stream().anyMatch(d -> d.getState().name().equals("CACHED"));
+        } catch (Exception e) {
+          return false;
+        }
+      }, 100, 20_000);
+      GetDescriptorResponseProto after = m.getDescriptor(onOne.toString());
+      assertTrue(after.getDecision(), after.hasParity());
+      assertTrue(c.parityExists(after.getParity()));
+    }
+  }
+
+  /** One service-rate sample per DataNode: about 100 MB/s, the slow ones 10. */
+  private static void heartbeats(ManagerClient m, String[] dn, int... slow) throws Exception {
+    for (int i = 0; i < dn.length; i++) {
+      boolean isSlow = false;
+      for (int s : slow) {
+        isSlow |= s == i;
+      }
+      long bytes = isSlow ? 10_000_000L : 100_000_000L + i * 1_000_000L;
+      m.heartbeat(dn[i], bytes, 1000.0, 100);
+    }
+  }
+
+  private static boolean stragglersAre(ManagerClient m, String... want) {
+    try {
+      return new HashSet<>(m.getStragglers().dataNodes).equals(new HashSet<>(Arrays.asList(want)));
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}
