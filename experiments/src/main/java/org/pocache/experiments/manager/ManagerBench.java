@@ -47,6 +47,9 @@ public final class ManagerBench {
           + "\"p99_ms\",\"p999_ms\",\"max_ms\",\"hits\",\"errors\"}, ...]}");
 
   public static void main(String[] args) throws Exception {
+    if (System.getProperty("log4j.configuration") == null) {
+      System.setProperty("log4j.configuration", "pocache-demo-log4j.properties");
+    }
     Options o;
     int threads;
     int files;
@@ -92,6 +95,13 @@ public final class ManagerBench {
       run(hdfs, addr, paths, threads, 2, 0, null); // warm up: JIT, connections
       rows.add(run(hdfs, addr, paths, threads, seconds, 0, "closed-loop"));
       rows.add(run(hdfs, addr, paths, threads, seconds, rate, "paced"));
+      // The Manager's own view (metrics2, as in /jmx): time inside the handler, NameNode reads included.
+      javax.management.MBeanServer mbs = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+      javax.management.ObjectName name = new javax.management.ObjectName(
+          "Hadoop:service=NameNode,name=PoCacheManager");
+      System.out.printf(Locale.ROOT, "server side (PoCacheManager metrics): %s lookups, mean %.1f us in the handler%n",
+          mbs.getAttribute(name, "GetDescriptorNumOps"), ((Number) mbs.getAttribute(name, "GetDescriptorAvgTime"))
+              .doubleValue());
     }
     if (o.has("json")) {
       File f = new File(o.string("json", null));
@@ -169,13 +179,19 @@ public final class ManagerBench {
     AtomicLong errors = new AtomicLong();
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> ts = new ArrayList<>();
+    String user = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
     for (int t = 0; t < threads; t++) {
       int capacity = (int) Math.min(50_000_000L, (long) (seconds * (rate > 0 ? rate / threads + 10 : 100_000)) + 16);
       double[] lat = new double[capacity];
       perThread.add(lat);
       int id = t;
       Thread th = new Thread(() -> {
-        try (ManagerClient m = new ManagerClient(addr, hdfs.conf(), 10_000)) {
+        // One connection per thread, as separate client processes would have (Hadoop IPC
+        // shares one connection per user, address and protocol within a JVM).
+        org.apache.hadoop.security.UserGroupInformation ugi =
+            org.apache.hadoop.security.UserGroupInformation.createRemoteUser(user);
+        try (ManagerClient m = ugi.doAs((java.security.PrivilegedExceptionAction<ManagerClient>)
+            () -> new ManagerClient(addr, hdfs.conf(), 10_000))) {
           start.await();
           long t0 = System.nanoTime();
           long interval = rate > 0 ? (long) (1e9 * threads / rate) : 0;
