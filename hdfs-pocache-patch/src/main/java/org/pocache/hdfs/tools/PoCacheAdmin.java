@@ -2,6 +2,7 @@ package org.pocache.hdfs.tools;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
@@ -91,7 +92,9 @@ public final class PoCacheAdmin extends Configured implements Tool {
       return 0;
     } catch (IOException e) {
       String msg = e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0];
-      System.err.println("pocache admin " + cmd + ": " + msg + " (Manager at " + m.address() + ")");
+      InetSocketAddress a = m.address();
+      String where = (a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString()) + ":" + a.getPort();
+      System.err.println("pocache admin " + cmd + ": " + msg + " (Manager at " + where + ")");
       return 1;
     } finally {
       m.close();
