@@ -188,11 +188,25 @@ public final class PoCacheConfigKeys {
   public static final String MANAGER_TICK_KEY = "dfs.pocache.manager.tick.ms";
   public static final String MANAGER_TICK_DEFAULT = "1000";
 
-  /** Class implementing org.pocache.manager.server.ParityFiller that executes admit-on-read and prefetch fills; empty: no fills (writes still cache). */
+  /** Class implementing org.pocache.manager.server.ParityFiller that executes admit-on-read and prefetch fills (the fill worker); empty: no fills (writes still cache). */
   public static final String MANAGER_FILLER_KEY = "dfs.pocache.manager.filler.class";
-  public static final String MANAGER_FILLER_DEFAULT = "";
+  public static final String MANAGER_FILLER_DEFAULT = "org.pocache.hdfs.fill.FillWorker";
 
   /** Who may run the Manager's operator commands (evict, prefetch) besides the Manager's own user and dfs.permissions.superusergroup: a Hadoop ACL, "users groups". */
   public static final String MANAGER_ADMINS_KEY = "dfs.pocache.manager.admins";
   public static final String MANAGER_ADMINS_DEFAULT = "";
+
+  // The fill worker.
+
+  /** Threads of the fill worker (admit-on-read and prefetch fills), in the NameNode with the plugin or in the standalone Manager. */
+  public static final String FILL_THREADS_KEY = "dfs.pocache.fill.threads";
+  public static final String FILL_THREADS_DEFAULT = "2";
+
+  /** Fills waiting for a fill thread; when full, new fills are refused and their reservations released. */
+  public static final String FILL_QUEUE_KEY = "dfs.pocache.fill.queue";
+  public static final String FILL_QUEUE_DEFAULT = "64";
+
+  /** Bytes per second the fill worker reads from HDFS, all fill threads together; 0: unlimited. */
+  public static final String FILL_BANDWIDTH_KEY = "dfs.pocache.fill.bandwidth";
+  public static final String FILL_BANDWIDTH_DEFAULT = "67108864";
 }

@@ -47,7 +47,6 @@ public class TestManagerCacheIndex {
   public static void start() throws Exception {
     Map<String, String> conf = new HashMap<>();
     conf.put(PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY, "1500");
-    conf.put(PoCacheConfigKeys.MANAGER_FILLER_KEY, UploadingFiller.class.getName());
     conf.put(PoCacheConfigKeys.CSAC_PREFETCH_RATIO_KEY, "0");
     cluster = ManagerCluster.start(4, conf);
     manager = cluster.client();

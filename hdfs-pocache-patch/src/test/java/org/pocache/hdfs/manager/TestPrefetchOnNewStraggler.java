@@ -27,7 +27,6 @@ public class TestPrefetchOnNewStraggler {
   @Test
   public void aNewStragglerTriggersPrefetchOfPredictedFilesOnIt() throws Exception {
     Map<String, String> conf = new HashMap<>();
-    conf.put(PoCacheConfigKeys.MANAGER_FILLER_KEY, UploadingFiller.class.getName());
     conf.put(PoCacheConfigKeys.CSAC_PREFETCH_RATIO_KEY, "0.5");
     conf.put(PoCacheConfigKeys.STRAGGLER_MIN_SAMPLES_KEY, "5");
     try (ManagerCluster c = ManagerCluster.start(6, conf); ManagerClient m = c.client()) {
