@@ -209,4 +209,14 @@ public final class PoCacheConfigKeys {
   /** Bytes per second the fill worker reads from HDFS, all fill threads together; 0: unlimited. */
   public static final String FILL_BANDWIDTH_KEY = "dfs.pocache.fill.bandwidth";
   public static final String FILL_BANDWIDTH_DEFAULT = "67108864";
+
+  // The client read path.
+
+  /** Client threads for proactive reads (data preads and parity GETs), per FileSystem; late reads to a straggler finish on them in the background. */
+  public static final String READ_THREADS_KEY = "dfs.pocache.read.threads";
+  public static final String READ_THREADS_DEFAULT = "64";
+
+  /** Substripes a proactive read fetches ahead of the one being completed. */
+  public static final String READ_INFLIGHT_KEY = "dfs.pocache.read.inflight.substripes";
+  public static final String READ_INFLIGHT_DEFAULT = "4";
 }

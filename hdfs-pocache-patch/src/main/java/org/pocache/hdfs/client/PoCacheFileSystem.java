@@ -2,10 +2,36 @@ package org.pocache.hdfs.client;
 
 import java.io.IOException;
 import java.net.URI;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.pocache.cache.RedisParityStore;
+import org.pocache.cache.RedisSettings;
+import org.pocache.coder.CodeParameters;
+import org.pocache.coder.CoderKind;
+import org.pocache.coder.Coders;
+import org.pocache.coder.ErasureCoder;
+import org.pocache.coder.layout.ContiguousLayout;
+import org.pocache.coder.layout.StripeLayout;
+import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.PoCacheConfig;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
+import org.pocache.manager.protocol.ManagerClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,29 +41,178 @@ import org.slf4j.LoggerFactory;
  * from its configuration is this one.
  *
  * <p>With {@code dfs.pocache.enabled=false}, or for any file POCache does not cache,
- * it is exactly DistributedFileSystem. The POCache data path (incremental encoding
- * on write, proactive and degraded reads) is not in this build yet: with the switch
- * on it says so once in the log and still behaves as stock HDFS.
+ * it is exactly DistributedFileSystem. For a file with a cached, current parity
+ * descriptor, {@link #open} returns a {@link PoCacheInputStream}: positional reads
+ * that cover whole substripes are proactive (k data reads and the parity at once,
+ * first k win). Any cache-side problem (no Manager answer within its timeout, Redis
+ * unreachable, a descriptor for another file length) gives the vanilla stream and
+ * is counted ({@link #fallbacks()}). The write path comes with the rest of [6/6].
  */
 public class PoCacheFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheFileSystem.class);
-  private static final AtomicBoolean WARNED = new AtomicBoolean();
 
   private boolean pocacheEnabled;
+  private Configuration conf;
+  private ManagerClient manager;
+  private volatile RedisParityStore store;
+  private ExecutorService pool;
+  private int inflight;
+  private String coderKind;
+  private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
+  private final AtomicLong fallbacks = new AtomicLong();
+  private final AtomicLong proactiveOpens = new AtomicLong();
 
   @Override
   public void initialize(URI uri, Configuration conf) throws IOException {
     // Validate before connecting: a bad switch value fails here, naming the key.
     pocacheEnabled = PoCacheConfig.isEnabled(conf);
     super.initialize(uri, conf);
-    if (pocacheEnabled && WARNED.compareAndSet(false, true)) {
-      LOG.warn("dfs.pocache.enabled is true, but this build has no POCache data path yet;"
-          + " reads and writes go to HDFS unchanged");
+    if (!pocacheEnabled) {
+      return;
     }
+    this.conf = conf;
+    int threads = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_THREADS_KEY,
+        PoCacheConfigKeys.READ_THREADS_DEFAULT, 1, 4096);
+    inflight = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_INFLIGHT_KEY,
+        PoCacheConfigKeys.READ_INFLIGHT_DEFAULT, 1, 1024);
+    coderKind = PoCacheConfig.getCoder(conf);
+    RedisSettings.from(conf::get); // validate the Redis keys now, naming any bad one
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<Runnable>(), r -> {
+          Thread t = new Thread(r, "pocache-read-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    p.allowCoreThreadTimeOut(true);
+    pool = p;
+    int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
+        PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
+    manager = new ManagerClient(ManagerClient.connectAddress(conf, uri.getHost()), conf, timeout);
   }
 
   /** Whether {@code dfs.pocache.enabled} was on when this FileSystem was initialized. */
   public boolean isPoCacheEnabled() {
     return pocacheEnabled;
+  }
+
+  /** Opens that fell back to plain HDFS because of a cache-side problem. */
+  public long fallbacks() {
+    return fallbacks.get() + (manager == null ? 0 : manager.failedLookups());
+  }
+
+  /** Opens that got a proactive stream. */
+  public long proactiveOpens() {
+    return proactiveOpens.get();
+  }
+
+  @Override
+  public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    FSDataInputStream vanilla = super.open(f, bufferSize);
+    if (!pocacheEnabled) {
+      return vanilla;
+    }
+    try {
+      FSDataInputStream p = tryPoCache(f, vanilla);
+      return p != null ? p : vanilla;
+    } catch (RuntimeException e) {
+      fallbacks.incrementAndGet();
+      LOG.debug("POCache open of {} fell back to HDFS", f, e);
+      return vanilla;
+    }
+  }
+
+  private FSDataInputStream tryPoCache(Path f, FSDataInputStream vanilla) {
+    if (!(vanilla instanceof HdfsDataInputStream)
+        || !(((HdfsDataInputStream) vanilla).getWrappedStream() instanceof DFSInputStream)) {
+      return null; // an encrypted file: POCache stays out of the way
+    }
+    DFSInputStream in = (DFSInputStream) ((HdfsDataInputStream) vanilla).getWrappedStream();
+    DescriptorProto d = manager.lookup(makeQualified(f).toUri().getPath());
+    if (d == null) {
+      return null;
+    }
+    if (d.getLength() != in.getFileLength()) {
+      fallbacks.incrementAndGet(); // the file changed since the descriptor was made
+      return null;
+    }
+    RedisParityStore s = store();
+    if (s == null) {
+      return null;
+    }
+    StripeLayout layout = d.getLayout() == LayoutProto.STRIPED
+        ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), d.getK())
+        : new ContiguousLayout(d.getLength(), d.getBlockSize(), d.getSubblockBytes(), d.getK());
+    ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
+        km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
+    ProactiveReader reader = new ProactiveReader(in, d, layout, s, coder, pool, inflight);
+    proactiveOpens.incrementAndGet();
+    return new FSDataInputStream(new PoCacheInputStream(in, reader, o -> report(d, o)));
+  }
+
+  private RedisParityStore store() {
+    RedisParityStore s = store;
+    if (s == null) {
+      synchronized (this) {
+        if (store == null) {
+          try {
+            store = RedisParityStore.connect(RedisSettings.from(conf::get));
+          } catch (IllegalArgumentException e) {
+            fallbacks.incrementAndGet();
+            LOG.debug("Redis unreachable; reading without parity: {}", e.getMessage());
+            return null;
+          }
+        }
+        s = store;
+      }
+    }
+    return s;
+  }
+
+  /** Tells the Manager how parity fared, off the caller's thread; failures only cost the report. */
+  private void report(DescriptorProto d, ProactiveReader.Outcome o) {
+    ProactiveReader.Outcome c = o.snapshot();
+    if (c.substripes == 0) {
+      return;
+    }
+    ReadOutcomeProto outcome = c.parityCorrupt ? ReadOutcomeProto.PARITY_CORRUPT
+        : c.parityMissing ? ReadOutcomeProto.PARITY_MISSING
+        : c.cacheError ? ReadOutcomeProto.CACHE_ERROR
+        : c.decoded > 0 ? ReadOutcomeProto.STRAGGLER_MASKED
+        : ReadOutcomeProto.PARITY_HIT;
+    ReportReadRequestProto r = ReportReadRequestProto.newBuilder().setFileId(d.getFileId())
+        .setGeneration(d.getGeneration()).setOutcome(outcome).build();
+    try {
+      pool.execute(() -> {
+        try {
+          manager.reportRead(r);
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("Read report for {} not delivered: {}", d.getPath(), e.toString());
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      // closing
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      super.close();
+    } finally {
+      if (pool != null) {
+        pool.shutdown();
+      }
+      if (manager != null) {
+        manager.close();
+      }
+      for (ErasureCoder c : coders.values()) {
+        c.close();
+      }
+      RedisParityStore s = store;
+      if (s != null) {
+        s.close();
+      }
+    }
   }
 }

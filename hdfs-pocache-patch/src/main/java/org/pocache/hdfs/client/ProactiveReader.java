@@ -1,0 +1,330 @@
+package org.pocache.hdfs.client;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import org.apache.hadoop.fs.PositionedReadable;
+import org.pocache.cache.Crc32c;
+import org.pocache.cache.ParityKey;
+import org.pocache.cache.ParityStoreException;
+import org.pocache.cache.ParityValue;
+import org.pocache.cache.RedisParityStore;
+import org.pocache.coder.ErasureCoder;
+import org.pocache.coder.layout.StripeLayout;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+
+/**
+ * Proactive reads (POCache paper section 3.1): for each substripe a positional read
+ * covers completely, the k data pieces are read from HDFS and the m parity pieces
+ * fetched from Redis at once, and the substripe is complete as soon as any k of
+ * the k + m have arrived; a data piece still missing then is decoded, and checked
+ * against the CRC32C the parity value carries for it, before it is copied out.
+ * Up to {@code inflight} substripes are fetched at a time, in file order.
+ *
+ * <p>Late data reads are abandoned, not interrupted: they finish on the shared
+ * pool into their own buffers, which are then dropped, so the caller's buffer is
+ * never written after the read returns. A parity problem (missing, corrupt, Redis
+ * down) only means waiting for the data pieces, as vanilla HDFS would; a data piece
+ * that fails (a dead DataNode) is decoded from parity when parity is there.
+ */
+final class ProactiveReader {
+  /** What happened to the parity while reading, for the read report. */
+  static final class Outcome {
+    int substripes;
+    int decoded;
+    boolean parityMissing;
+    boolean parityCorrupt;
+    boolean cacheError;
+
+    synchronized void add(Outcome o) {
+      substripes += o.substripes;
+      decoded += o.decoded;
+      parityMissing |= o.parityMissing;
+      parityCorrupt |= o.parityCorrupt;
+      cacheError |= o.cacheError;
+    }
+
+    synchronized Outcome snapshot() {
+      Outcome c = new Outcome();
+      c.add(this);
+      return c;
+    }
+  }
+
+  private final PositionedReadable data;
+  private final DescriptorProto d;
+  private final StripeLayout layout;
+  private final RedisParityStore store;
+  private final ErasureCoder coder;
+  private final ExecutorService pool;
+  private final int inflight;
+
+  ProactiveReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
+      ErasureCoder coder, ExecutorService pool, int inflight) {
+    this.data = data;
+    this.d = d;
+    this.layout = layout;
+    this.store = store;
+    this.coder = coder;
+    this.pool = pool;
+    this.inflight = inflight;
+  }
+
+  StripeLayout layout() {
+    return layout;
+  }
+
+  /** Whether substripe (s, j) lies entirely within [pos, end) and its stripe is cached. */
+  boolean covers(long s, int j, long pos, long end) {
+    if (!cached(s)) {
+      return false;
+    }
+    for (int i = 0; i < d.getK(); i++) {
+      int n = layout.storedLength(s, j, i);
+      if (n > 0) {
+        long at = layout.fileOffset(s, j, i, 0);
+        if (at < pos || at + n > end) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private boolean cached(long s) {
+    int b = (int) (s >>> 3);
+    return b < d.getCachedStripes().size() && (d.getCachedStripes().byteAt(b) >>> (s & 7) & 1) != 0;
+  }
+
+  /** The substripes (as {stripe, substripe}) that [pos, pos + len) covers entirely, in file order of piece 0. */
+  List<long[]> covered(long pos, int len) {
+    List<long[]> out = new ArrayList<>();
+    long end = pos + len;
+    if (len <= 0) {
+      return out;
+    }
+    long first = layout.locate(pos).stripe;
+    long last = layout.locate(end - 1).stripe;
+    for (long s = first; s <= last; s++) {
+      for (int j = 0; j < layout.substripes(s); j++) {
+        if (covers(s, j, pos, end)) {
+          out.add(new long[] {s, j});
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Reads the given substripes into buf (buf[off] is file offset pos), {@code inflight} at a time. */
+  void read(List<long[]> substripes, long pos, byte[] buf, int off, Outcome outcome) throws IOException {
+    Deque<Fetch> window = new ArrayDeque<>();
+    int next = 0;
+    try {
+      while (next < substripes.size() || !window.isEmpty()) {
+        while (next < substripes.size() && window.size() < inflight) {
+          long[] ss = substripes.get(next++);
+          window.add(new Fetch(ss[0], (int) ss[1]));
+        }
+        window.poll().complete(pos, buf, off, outcome);
+      }
+    } finally {
+      for (Fetch f : window) {
+        f.abandon();
+      }
+    }
+  }
+
+  /** One substripe in flight: k data reads and one pipelined parity GET. */
+  private final class Fetch {
+    final long s;
+    final int j;
+    final int len;
+    final byte[][] pieces;
+    final boolean[] have;
+    final CompletionService<Integer> done = new ExecutorCompletionService<>(pool);
+    /** Data read futures by piece index (null for a piece of virtual zeros), then the parity GET. */
+    final List<Future<Integer>> futures = new ArrayList<>();
+    int outstanding;
+    volatile ParityValue[] parity;
+
+    Fetch(long s, int j) {
+      this.s = s;
+      this.j = j;
+      this.len = layout.parityLength(s, j);
+      int k = d.getK();
+      int m = d.getM();
+      pieces = new byte[k][];
+      have = new boolean[k];
+      for (int i = 0; i < k; i++) {
+        int n = layout.storedLength(s, j, i);
+        byte[] b = new byte[len]; // zeros past n: the virtual zeros of a short piece
+        pieces[i] = b;
+        if (n > 0) {
+          long at = layout.fileOffset(s, j, i, 0);
+          int index = i;
+          futures.add(done.submit(() -> {
+            data.readFully(at, b, 0, n);
+            return index;
+          }));
+          outstanding++;
+        } else {
+          futures.add(null);
+          have[i] = true;
+        }
+      }
+      futures.add(done.submit(() -> {
+        List<ParityKey> keys = new ArrayList<>(m);
+        for (int p = 0; p < m; p++) {
+          keys.add(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p));
+        }
+        parity = store.getAll(keys);
+        return -1;
+      }));
+      outstanding++;
+    }
+
+    void complete(long pos, byte[] buf, int off, Outcome outcome) throws IOException {
+      int k = d.getK();
+      int m = d.getM();
+      boolean parityOk = false;
+      IOException dataError = null;
+      outcome.substripes++;
+      try {
+        while (true) {
+          int missing = k - count(have);
+          if (missing == 0 || (parityOk && missing <= m) || outstanding == 0) {
+            break;
+          }
+          Future<Integer> f = done.take();
+          outstanding--;
+          boolean isParity = f == futures.get(k);
+          try {
+            int i = f.get();
+            if (i < 0) {
+              parityOk = usable(outcome);
+            } else {
+              have[i] = true;
+            }
+          } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (isParity) {
+              outcome.parityCorrupt |= c instanceof org.pocache.cache.CorruptParityException;
+              outcome.cacheError |= !(c instanceof org.pocache.cache.CorruptParityException);
+            } else {
+              dataError = c instanceof IOException ? (IOException) c : new IOException(c);
+            }
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted during a proactive read");
+      }
+      if (count(have) < k && !(parityOk && decode(outcome))) {
+        // Parity could not stand in: the data pieces themselves, as vanilla HDFS would.
+        if (dataError != null) {
+          throw dataError;
+        }
+        waitForData();
+      }
+      for (int i = 0; i < k; i++) {
+        int n = layout.storedLength(s, j, i);
+        if (n > 0) {
+          long at = layout.fileOffset(s, j, i, 0);
+          System.arraycopy(pieces[i], 0, buf, off + (int) (at - pos), n);
+        }
+      }
+    }
+
+    private int count(boolean[] b) {
+      int n = 0;
+      for (boolean x : b) {
+        n += x ? 1 : 0;
+      }
+      return n;
+    }
+
+    /** Whether every parity value arrived intact (the values' own checksums were checked by the store). */
+    private boolean usable(Outcome outcome) {
+      for (ParityValue v : parity) {
+        if (v == null) {
+          outcome.parityMissing = true;
+          return false;
+        }
+        if (v.payloadLength() != len) {
+          outcome.parityCorrupt = true;
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Rebuilds the missing data pieces; false if the result does not match the stored CRCs. */
+    private boolean decode(Outcome outcome) {
+      ParityValue[] p = parity;
+      int k = d.getK();
+      int m = d.getM();
+      byte[][] in = new byte[k + m][];
+      int missing = 0;
+      for (int i = 0; i < k; i++) {
+        in[i] = have[i] ? pieces[i] : null;
+        missing += have[i] ? 0 : 1;
+      }
+      for (int r = 0; r < m; r++) {
+        byte[] b = new byte[len];
+        p[r].payload().duplicate().get(b);
+        in[k + r] = b;
+      }
+      int[] erased = new int[missing];
+      for (int i = 0, e = 0; i < k; i++) {
+        if (!have[i]) {
+          erased[e++] = i;
+        }
+      }
+      byte[][] out = new byte[missing][len];
+      coder.decode(in, 0, erased, out, 0, len);
+      for (int e = 0; e < missing; e++) {
+        int i = erased[e];
+        if (Crc32c.of(out[e], 0, layout.storedLength(s, j, i)) != p[0].dataCrc(i)) {
+          outcome.parityCorrupt = true;
+          return false; // never return bytes HDFS would not have returned
+        }
+      }
+      for (int e = 0; e < missing; e++) {
+        // The late read still owns pieces[i]; the decoded bytes take its place.
+        pieces[erased[e]] = out[e];
+        have[erased[e]] = true;
+      }
+      outcome.decoded += missing;
+      return true;
+    }
+
+    private void waitForData() throws IOException {
+      for (int i = 0; i < d.getK(); i++) {
+        if (!have[i]) {
+          try {
+            futures.get(i).get();
+            have[i] = true;
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted during a proactive read");
+          } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof IOException ? (IOException) c : new IOException(c);
+          }
+        }
+      }
+    }
+
+    /** Leaves whatever is still running to finish on its own: each task owns only its own buffer. */
+    void abandon() {
+    }
+  }
+}

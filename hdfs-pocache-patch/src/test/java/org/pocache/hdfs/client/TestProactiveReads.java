@@ -1,0 +1,176 @@
+package org.pocache.hdfs.client;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.testkit.DataPattern;
+import org.pocache.testkit.hdfs.MiniHdfs;
+import org.pocache.testkit.redis.RedisServerFixture;
+
+/**
+ * Proactive reads through PoCacheFileSystem: a 4-block file, block i on DataNode i,
+ * parity filled by the Manager's fill worker. With DataNode 2 stalling every read,
+ * a whole-file positional read decodes its piece from parity and returns the
+ * file's true bytes; a corrupted parity value is detected and the read waits for
+ * the data instead; an uncached file is read exactly like vanilla HDFS.
+ */
+public class TestProactiveReads {
+  private static final long BLOCK = 1 << 20;
+  private static final int SUBBLOCK = 256 << 10;
+  private static RedisServerFixture redis;
+  private static MiniHdfs hdfs;
+  private static ManagerClient manager;
+  private static FileSystem fs;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    redis = RedisServerFixture.builder().start();
+    hdfs = MiniHdfs.builder().dataNodes(4)
+        .set(PoCacheConfigKeys.ENABLED_KEY, "true")
+        .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
+        .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port)
+        .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "100")
+        .set(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port())
+        .set(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK))
+        .set(PoCacheConfigKeys.CSAC_ADMISSION_KEY, "cache-upon-access")
+        .start();
+    manager = new ManagerClient(new InetSocketAddress("127.0.0.1", port), hdfs.conf(), 5000);
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return manager.getReport().getRedisHealthy();
+      } catch (Exception e) {
+        return false;
+      }
+    }, 50, 10_000);
+    Configuration c = new Configuration(hdfs.conf());
+    c.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
+    c.setBoolean("fs.hdfs.impl.disable.cache", true);
+    fs = FileSystem.get(hdfs.fs().getUri(), c);
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    if (fs != null) {
+      fs.close();
+    }
+    if (manager != null) {
+      manager.close();
+    }
+    if (hdfs != null) {
+      hdfs.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  /** Writes block i on DataNode i and has the Manager fill its parity. */
+  private static DescriptorProto cachedFile(Path p, long seed) throws Exception {
+    hdfs.writePinnedFile(p, BLOCK, 4, seed);
+    manager.prefetch(p.toString());
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return manager.getDescriptor(p.toString()).hasParity();
+      } catch (Exception e) {
+        return false;
+      }
+    }, 50, 20_000);
+    return manager.getDescriptor(p.toString()).getParity();
+  }
+
+  private static ProactiveReader.Outcome readWhole(Path p, long seed) throws Exception {
+    byte[] buf = new byte[(int) (4 * BLOCK)];
+    try (FSDataInputStream in = fs.open(p)) {
+      assertTrue("not a POCache stream", in.getWrappedStream() instanceof PoCacheInputStream);
+      in.readFully(0, buf);
+      assertEquals("first wrong byte", -1, DataPattern.firstMismatch(seed, 0, buf, 0, buf.length));
+      return ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
+    }
+  }
+
+  @Test
+  public void aStalledDataNodeIsMaskedByParity() throws Exception {
+    Path p = new Path("/proactive/masked");
+    cachedFile(p, 11);
+    ProactiveReader.Outcome healthy = readWhole(p, 11);
+    assertEquals(4, healthy.substripes); // 1 MiB blocks / 256 KiB subblocks
+    long before = manager.getReport().getStragglerHits();
+    hdfs.throttle(2).setDelayPerRead(3000);
+    try {
+      ProactiveReader.Outcome masked = readWhole(p, 11);
+      assertEquals(4, masked.substripes);
+      assertEquals("every substripe's piece on the stalled DataNode decoded", 4, masked.decoded);
+      assertFalse(masked.parityCorrupt || masked.parityMissing || masked.cacheError);
+    } finally {
+      hdfs.throttle(2).reset();
+    }
+    // The read report reaches the Manager.
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return manager.getReport().getStragglerHits() > before;
+      } catch (Exception e) {
+        return false;
+      }
+    }, 50, 10_000);
+  }
+
+  @Test
+  public void corruptParityIsNeverServed() throws Exception {
+    Path p = new Path("/proactive/corrupt");
+    DescriptorProto d = cachedFile(p, 12);
+    // Flip payload bytes of every parity value behind the store's back.
+    for (int j = 0; j < BLOCK / SUBBLOCK; j++) {
+      String key = "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:" + j + ":0";
+      redis.client().call("SETRANGE", key, "200", "garbage!");
+    }
+    hdfs.throttle(1).setDelayPerRead(500); // make parity the faster source, if it were trusted
+    try {
+      ProactiveReader.Outcome o = readWhole(p, 12);
+      assertTrue(o.parityCorrupt);
+      assertEquals(0, o.decoded);
+    } finally {
+      hdfs.throttle(1).reset();
+    }
+    // The Manager drops the file's parity on the report.
+    GenericTestUtils.waitFor(() -> {
+      try {
+        DescriptorProto now = manager.getDescriptor(p.toString()).getParity();
+        return now == null || now.getGeneration() != d.getGeneration();
+      } catch (Exception e) {
+        return false;
+      }
+    }, 50, 10_000);
+  }
+
+  @Test
+  public void uncachedFilesReadLikeVanilla() throws Exception {
+    Path p = new Path("/proactive/plain");
+    hdfs.writePinnedFile(p, BLOCK, 2, 13);
+    try (FSDataInputStream in = fs.open(p)) {
+      // Not cached at open time (the open itself may start a fill for next time).
+      assertFalse(in.getWrappedStream() instanceof PoCacheInputStream);
+      byte[] buf = new byte[(int) (2 * BLOCK)];
+      in.readFully(buf);
+      assertEquals(-1, DataPattern.firstMismatch(13, 0, buf, 0, buf.length));
+    }
+  }
+}
