@@ -22,6 +22,7 @@ import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
+import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.testkit.redis.RedisServerFixture;
 
 /**
@@ -218,8 +219,10 @@ public final class BaselineDriver {
              .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + managerPort)
              .set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "1000")
              .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, "2500")
+             .set(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(c.k))
+             .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "200")
              .start()) {
-      out.printf("redis-server %s on port %d (%s); POCache rows come with the client data path%n",
+      out.printf("redis-server %s on port %d (%s)%n",
           redis.version(), redis.port(), redis.binary().source().name().toLowerCase(Locale.ROOT));
 
       List<Path> plain = new ArrayList<>();
@@ -239,6 +242,14 @@ public final class BaselineDriver {
       out.printf("wrote %d files per layout (contiguous r1, contiguous r2, striped %s)%n%n", c.files,
           c.stripedPolicy);
 
+      // POCache: the Manager's fill worker caches the parity of the contiguous r1 and
+      // the striped files (an operator's `pocache admin -prefetch`).
+      List<Path> cached = new ArrayList<>(plain);
+      cached.addAll(striped);
+      try (ManagerClient manager = new ManagerClient(
+          new java.net.InetSocketAddress("127.0.0.1", managerPort), hdfs.conf(), 10_000)) {
+        awaitParity(manager, cached);
+      }
       hdfs.setAllBandwidth(c.diskBandwidth);
       byte[] buf = new byte[(int) fileLength];
       WholeFileRead vanilla = WholeFileRead.sequential(1 << 20);
@@ -255,6 +266,18 @@ public final class BaselineDriver {
           measure(table, "vanilla", "striped", straggler, plainFs, striped, "striped", vanilla, c, hdfs,
               buf, firstDataNode::get);
         }
+      }
+      Configuration pocacheConf = hdfs.conf();
+      pocacheConf.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
+      try (FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
+        for (boolean straggler : new boolean[] {false, true}) {
+          measure(table, "pocache", "contiguous", straggler, pocacheFs, plain, "r1", WholeFileRead.positional(), c,
+              hdfs, buf, f -> 0);
+          measure(table, "pocache", "striped", straggler, pocacheFs, striped, "striped", WholeFileRead.positional(),
+              c, hdfs, buf, firstDataNode::get);
+        }
+        table.field("pocache_proactive_opens", ((PoCacheFileSystem) pocacheFs).proactiveOpens());
+        table.field("pocache_fallbacks", ((PoCacheFileSystem) pocacheFs).fallbacks());
       }
       // HR comes last: DFSClient's hedged-read pool is static, so once one client in
       // this JVM hedges, every later pread in the JVM is hedged too (HDFS 3.1.4).
@@ -300,6 +323,27 @@ public final class BaselineDriver {
       out.println("wrote " + c.json);
     }
     return table;
+  }
+
+  /** Asks the Manager to fill each file's parity and waits until every one is cached. */
+  private static void awaitParity(ManagerClient manager, List<Path> files) throws IOException {
+    for (Path p : files) {
+      manager.prefetch(p.toUri().getPath());
+    }
+    long deadline = System.currentTimeMillis() + 120_000;
+    for (Path p : files) {
+      while (!manager.getDescriptor(p.toUri().getPath()).hasParity()) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException("the Manager did not cache the parity of " + p + " within 120 s");
+        }
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", e);
+        }
+      }
+    }
   }
 
   /**

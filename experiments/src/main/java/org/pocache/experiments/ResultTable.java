@@ -58,6 +58,11 @@ public final class ResultTable {
     fields.put(name, quote(value));
   }
 
+  /** A top-level JSON number field. */
+  public void field(String name, long value) {
+    fields.put(name, Long.toString(value));
+  }
+
   /** A top-level JSON array-of-strings field. */
   public void field(String name, List<String> values) {
     StringBuilder sb = new StringBuilder("[");

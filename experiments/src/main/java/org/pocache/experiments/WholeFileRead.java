@@ -40,6 +40,14 @@ public interface WholeFileRead {
     };
   }
 
+  /**
+   * One positional read of the whole file. Through PoCacheFileSystem, for a file
+   * whose parity is cached, it covers every substripe and so is read proactively.
+   */
+  static WholeFileRead positional() {
+    return (in, buf) -> in.readFully(0, buf, 0, buf.length);
+  }
+
   /** PR: positional reads of all blocks at once, one thread per block. */
   static WholeFileRead parallelBlockPreads(long blockSize, ExecutorService pool) {
     return (in, buf) -> {
