@@ -28,10 +28,10 @@ public class TestBaselineDriver {
     ResultTable t = BaselineDriver.run(c, new PrintStream(printed, true, "UTF-8"));
 
     assertTrue(t.bytesVerified());
-    assertEquals(8, t.rows().size());
+    assertEquals(12, t.rows().size());
     for (boolean straggler : new boolean[] {false, true}) {
       for (String[] ml : new String[][] {{"vanilla", "contiguous"}, {"hr", "contiguous"},
-          {"pr", "contiguous"}, {"vanilla", "striped"}}) {
+          {"pr", "contiguous"}, {"vanilla", "striped"}, {"pocache", "contiguous"}, {"pocache", "striped"}}) {
         ResultTable.Row r = t.find(ml[0], ml[1], straggler);
         assertNotNull(ml[0] + "/" + ml[1] + "/" + straggler, r);
         assertEquals(2, r.stats.count());
@@ -40,14 +40,17 @@ public class TestBaselineDriver {
       }
     }
     // Without-straggler rows come first.
-    assertTrue(!t.rows().get(0).straggler && t.rows().get(7).straggler);
+    assertTrue(!t.rows().get(0).straggler && t.rows().get(11).straggler);
 
     String text = printed.toString("UTF-8");
     assertTrue(text, text.contains("mode      layout      straggler"));
     assertTrue(text, text.contains("bytes verified: yes"));
     String written = new String(Files.readAllBytes(json.toPath()), StandardCharsets.UTF_8);
     assertTrue(written, written.contains("\"bytes_verified\": true"));
-    assertEquals(8, written.split("\"mode\":", -1).length - 1);
+    assertEquals(12, written.split("\"mode\":", -1).length - 1);
+    // Every pocache read went through a proactive stream (the parity was cached first).
+    assertTrue(written, written.matches("(?s).*\"pocache_proactive_opens\": [1-9][0-9]*.*"));
+    assertTrue(written, written.contains("\"pocache_fallbacks\": 0"));
     assertTrue(written, written.contains("\"striped_policy\": \"RS-3-2-1024k\""));
     assertTrue(written, written.matches("(?s).*\"straggler_injected\": \"127\\.0\\.0\\.1:\\d+\".*"));
     assertTrue(written, written.matches("(?s).*\"stragglers_detected\": \\[[^]]*\\].*"));
