@@ -1,0 +1,93 @@
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Collections;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.hdfs.client.PoCacheFileSystem;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.testkit.DataPattern;
+
+/**
+ * 1,000 open / proactive read / close cycles of a cached file, one DataNode slow so
+ * that late reads are abandoned every time: afterwards the reader threads, the
+ * Redis connections and the DataNode connections are what they were after the
+ * first cycle (within the configured pool sizes), and every read was exact.
+ */
+public class TestNoLeaks {
+  private static final long FILE = 4 * ManagerCluster.BLOCK;
+  private static final int READ_THREADS = 8;
+
+  @Test
+  public void thousandCyclesLeakNothing() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path p = new Path("/leaks/a");
+      c.hdfs.writePinnedFile(p, ManagerCluster.BLOCK, 4, 31);
+      m.prefetch(p.toString());
+      GenericTestUtils.waitFor(() -> {
+        try {
+          return m.getDescriptor(p.toString()).hasParity();
+        } catch (Exception e) {
+          return false;
+        }
+      }, 50, 20_000);
+      Configuration conf = new Configuration(c.hdfs.conf());
+      conf.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
+      conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+      conf.setInt(PoCacheConfigKeys.READ_THREADS_KEY, READ_THREADS);
+      try (PoCacheFileSystem fs = (PoCacheFileSystem) FileSystem.get(c.hdfs.fs().getUri(), conf)) {
+        c.hdfs.throttle(1).setDelayPerRead(20); // its pieces lose to parity: abandoned reads every cycle
+        byte[] buf = new byte[(int) FILE];
+        cycle(fs, p, buf);
+        int threads0 = Thread.activeCount();
+        long redis0 = redisClients(c);
+        for (int i = 1; i < 1000; i++) {
+          cycle(fs, p, buf);
+        }
+        assertEquals(1000, fs.proactiveOpens());
+        c.hdfs.throttle(1).reset();
+        Thread.sleep(500); // abandoned reads finish
+        int readers = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+          readers += t.getName().startsWith("pocache-read-") ? 1 : 0;
+        }
+        int threads = Thread.activeCount();
+        long redis = redisClients(c);
+        int xceivers = 0;
+        for (DataNode dn : c.hdfs.cluster().getDataNodes()) {
+          xceivers += dn.getXceiverCount();
+        }
+        System.out.printf("after 1000 cycles: threads %d (after the first: %d), pocache-read threads %d, Redis"
+            + " clients %d (%d), DataNode xceivers %d%n", threads, threads0, readers, redis, redis0, xceivers);
+        assertTrue("reader threads " + readers, readers <= READ_THREADS);
+        assertTrue("threads grew from " + threads0 + " to " + threads, threads <= threads0 + READ_THREADS);
+        assertTrue("Redis connections grew from " + redis0 + " to " + redis, redis <= redis0 + 2);
+        // Each DataNode's count includes its DataXceiverServer thread; the JVM-wide peer
+        // cache keeps up to 16 idle connections open; reads still finishing at most one per reader thread.
+        assertTrue("DataNode connections " + xceivers, xceivers <= 4 + 16 + READ_THREADS);
+      }
+    }
+  }
+
+  private static void cycle(FileSystem fs, Path p, byte[] buf) throws Exception {
+    try (FSDataInputStream in = fs.open(p)) {
+      in.readFully(0, buf);
+    }
+    assertEquals(-1, DataPattern.firstMismatch(31, 0, buf, 0, buf.length));
+  }
+
+  private static long redisClients(ManagerCluster c) throws Exception {
+    String list = c.redis.client().callString("CLIENT", "LIST");
+    return list.split("\n").length - 1; // minus this connection
+  }
+}
