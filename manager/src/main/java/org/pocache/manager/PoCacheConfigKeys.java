@@ -219,4 +219,12 @@ public final class PoCacheConfigKeys {
   /** Substripes a proactive read fetches ahead of the one being completed. */
   public static final String READ_INFLIGHT_KEY = "dfs.pocache.read.inflight.substripes";
   public static final String READ_INFLIGHT_DEFAULT = "4";
+
+  /** Degraded reads: a direct subblock read slower than this many times the recent mean is raced by a rebuild from the other pieces and parity. */
+  public static final String READ_DEADLINE_FACTOR_KEY = "dfs.pocache.read.deadline.factor";
+  public static final String READ_DEADLINE_FACTOR_DEFAULT = "3.0";
+
+  /** Degraded reads: the deadline is never shorter than this, milliseconds. */
+  public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";
+  public static final String READ_DEADLINE_MIN_DEFAULT = "20";
 }

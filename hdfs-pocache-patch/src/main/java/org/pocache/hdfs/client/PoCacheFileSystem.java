@@ -2,7 +2,12 @@ package org.pocache.hdfs.client;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -15,6 +20,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
@@ -44,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * it is exactly DistributedFileSystem. For a file with a cached, current parity
  * descriptor, {@link #open} returns a {@link PoCacheInputStream}: positional reads
  * that cover whole substripes are proactive (k data reads and the parity at once,
- * first k win). Any cache-side problem (no Manager answer within its timeout, Redis
+ * first k win); sequential reads of a replicated file go subblock by subblock through
+ * degraded reads (rebuilt from parity when the DataNode is a known straggler or
+ * misses its deadline). Any cache-side problem (no Manager answer within its timeout, Redis
  * unreachable, a descriptor for another file length) gives the vanilla stream and
  * is counted ({@link #fallbacks()}). The write path comes with the rest of [6/6].
  */
@@ -61,6 +70,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
   private final AtomicLong fallbacks = new AtomicLong();
   private final AtomicLong proactiveOpens = new AtomicLong();
+  private double deadlineFactor;
+  private long deadlineMinMillis;
+  private long stragglerRefreshMillis;
+  private volatile Set<String> stragglerList = Collections.emptySet();
+  private volatile long stragglersAt;
+  private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
 
   @Override
   public void initialize(URI uri, Configuration conf) throws IOException {
@@ -76,6 +91,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     inflight = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_INFLIGHT_KEY,
         PoCacheConfigKeys.READ_INFLIGHT_DEFAULT, 1, 1024);
     coderKind = PoCacheConfig.getCoder(conf);
+    deadlineFactor = PoCacheConfig.getDouble(conf, PoCacheConfigKeys.READ_DEADLINE_FACTOR_KEY,
+        PoCacheConfigKeys.READ_DEADLINE_FACTOR_DEFAULT, 1, 1000);
+    deadlineMinMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_DEADLINE_MIN_KEY,
+        PoCacheConfigKeys.READ_DEADLINE_MIN_DEFAULT, 0, 3_600_000);
+    stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
+        PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(conf::get); // validate the Redis keys now, naming any bad one
     AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
@@ -146,8 +167,62 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
     ProactiveReader reader = new ProactiveReader(in, d, layout, s, coder, pool, inflight);
+    DegradedReader degraded = d.getLayout() == LayoutProto.STRIPED ? null
+        : new DegradedReader(in, d, layout, s, coder, pool, this::stragglers, contiguousLocations(in, d.getK()),
+            deadlineFactor, deadlineMinMillis);
     proactiveOpens.incrementAndGet();
-    return new FSDataInputStream(new PoCacheInputStream(in, reader, o -> report(d, o)));
+    return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, o -> report(d, o)));
+  }
+
+  /** Where data piece i of stripe s is: the DataNodes of block s*k + i (block list fetched once, lazily). */
+  private static DegradedReader.PieceLocations contiguousLocations(DFSInputStream in, int k) {
+    java.util.concurrent.atomic.AtomicReference<List<LocatedBlock>> blocks =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    return (s, i) -> {
+      List<LocatedBlock> all = blocks.get();
+      if (all == null) {
+        try {
+          all = in.getAllBlocks();
+        } catch (IOException e) {
+          return Collections.<String>emptyList();
+        }
+        blocks.set(all);
+      }
+      long b = s * k + i;
+      if (b >= all.size()) {
+        return Collections.<String>emptyList();
+      }
+      List<String> out = new ArrayList<>();
+      for (DatanodeInfo dn : all.get((int) b).getLocations()) {
+        out.add(dn.getXferAddr());
+      }
+      return out;
+    };
+  }
+
+  /**
+   * The Manager's straggler list as last fetched; refreshed in the background at most
+   * every heartbeat interval, so a read never waits for it.
+   */
+  Set<String> stragglers() {
+    long now = System.currentTimeMillis();
+    if (now - stragglersAt > stragglerRefreshMillis && refreshing.compareAndSet(false, true)) {
+      stragglersAt = now;
+      try {
+        pool.execute(() -> {
+          try {
+            stragglerList = new HashSet<>(manager.getStragglers().dataNodes);
+          } catch (IOException | RuntimeException e) {
+            stragglerList = Collections.emptySet(); // no Manager: no known stragglers, deadlines still apply
+          } finally {
+            refreshing.set(false);
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException closed) {
+        refreshing.set(false);
+      }
+    }
+    return stragglerList;
   }
 
   private RedisParityStore store() {

@@ -18,22 +18,37 @@ import org.apache.hadoop.io.ByteBufferPool;
 /**
  * The stream {@link PoCacheFileSystem#open} returns for a file whose parity is
  * cached. Positional reads that cover whole substripes go through the
- * {@link ProactiveReader} (k data reads plus parity at once, first k win); every
- * other byte, and every other operation (sequential reads, seek, skip, available,
- * unbuffer, readahead, drop-behind, zero-copy reads), is the HDFS input stream's
- * own. On close a read report goes to the Manager.
+ * {@link ProactiveReader} (k data reads plus parity at once, first k win); other
+ * positional reads are the HDFS stream's. For a replicated (contiguous) file,
+ * sequential reads go one data subblock at a time through the {@link DegradedReader}
+ * (read directly; rebuilt from parity when the DataNode is a known straggler or
+ * late), with this stream keeping the position; for an erasure-coded file they are
+ * the HDFS stream's (which already reads a row's cells in parallel). Everything else
+ * (unbuffer, readahead, drop-behind, zero-copy reads) is the HDFS stream's. On
+ * close a read report goes to the Manager.
  */
 final class PoCacheInputStream extends FSInputStream
     implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess {
   private final DFSInputStream in;
   private final ProactiveReader proactive;
+  /** Null: sequential reads are the HDFS stream's. */
+  private final DegradedReader degraded;
+  private final long fileLength;
+  private long pos;
+  /** The data subblock last read for sequential reads: file range [subStart, subStart + subLen). */
+  private byte[] sub;
+  private long subStart = -1;
+  private int subLen;
   private final ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
   private final Consumer<ProactiveReader.Outcome> onClose;
   private boolean closed;
 
-  PoCacheInputStream(DFSInputStream in, ProactiveReader proactive, Consumer<ProactiveReader.Outcome> onClose) {
+  PoCacheInputStream(DFSInputStream in, ProactiveReader proactive, DegradedReader degraded,
+      Consumer<ProactiveReader.Outcome> onClose) {
     this.in = in;
     this.proactive = proactive;
+    this.degraded = degraded;
+    this.fileLength = in.getFileLength();
     this.onClose = onClose;
   }
 
@@ -97,43 +112,134 @@ final class PoCacheInputStream extends FSInputStream
   // --- everything else is the HDFS stream's -------------------------------------------
 
   @Override
-  public int read() throws IOException {
-    return in.read();
+  public synchronized int read() throws IOException {
+    if (degraded == null) {
+      return in.read();
+    }
+    byte[] one = new byte[1];
+    return read(one, 0, 1) <= 0 ? -1 : one[0] & 0xff;
   }
 
   @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    return in.read(b, off, len);
+  public synchronized int read(byte[] b, int off, int len) throws IOException {
+    if (degraded == null) {
+      return in.read(b, off, len);
+    }
+    if (off < 0 || len < 0 || len > b.length - off) {
+      throw new IndexOutOfBoundsException("offset " + off + ", length " + len + ", buffer " + b.length);
+    }
+    if (len == 0) {
+      return 0;
+    }
+    if (closed) {
+      throw new IOException("Stream closed");
+    }
+    if (pos >= fileLength) {
+      return -1;
+    }
+    if (pos < subStart || pos >= subStart + subLen) {
+      fill();
+    }
+    int n = (int) Math.min(len, subStart + subLen - pos);
+    System.arraycopy(sub, (int) (pos - subStart), b, off, n);
+    pos += n;
+    return n;
+  }
+
+  /** Loads the data subblock holding {@code pos}, through the degraded reader. */
+  private void fill() throws IOException {
+    org.pocache.coder.layout.SubblockAddress a = proactive.layout().locate(pos);
+    if (sub == null) {
+      sub = new byte[proactive.layout().subblockSize()];
+    }
+    long start = pos - a.offset;
+    subStart = -1;
+    ProactiveReader.Outcome mine = new ProactiveReader.Outcome();
+    try {
+      if (proactive.isCached(a.stripe)) {
+        subLen = degraded.readSubblock(a.stripe, a.substripe, a.dataIndex, sub, mine);
+        mine.substripes++;
+      } else {
+        subLen = layoutStored(a);
+        in.readFully(start, sub, 0, subLen);
+      }
+    } finally {
+      outcome.add(mine);
+    }
+    subStart = start;
+  }
+
+  private int layoutStored(org.pocache.coder.layout.SubblockAddress a) {
+    return proactive.layout().storedLength(a.stripe, a.substripe, a.dataIndex);
   }
 
   @Override
   public int read(ByteBuffer buf) throws IOException {
-    return in.read(buf);
+    if (degraded == null) {
+      return in.read(buf);
+    }
+    byte[] b = new byte[Math.min(buf.remaining(), 1 << 20)];
+    int n = read(b, 0, b.length);
+    if (n > 0) {
+      buf.put(b, 0, n);
+    }
+    return n;
   }
 
   @Override
-  public void seek(long pos) throws IOException {
-    in.seek(pos);
+  public synchronized void seek(long target) throws IOException {
+    if (degraded == null) {
+      in.seek(target);
+      return;
+    }
+    if (target < 0) {
+      throw new java.io.EOFException("Cannot seek to negative offset");
+    }
+    if (target > fileLength) {
+      throw new java.io.EOFException("Cannot seek after EOF");
+    }
+    if (closed) {
+      throw new IOException("Stream closed");
+    }
+    pos = target;
   }
 
   @Override
-  public long getPos() throws IOException {
-    return in.getPos();
+  public synchronized long getPos() throws IOException {
+    return degraded == null ? in.getPos() : pos;
   }
 
   @Override
-  public boolean seekToNewSource(long targetPos) throws IOException {
-    return in.seekToNewSource(targetPos);
+  public synchronized boolean seekToNewSource(long targetPos) throws IOException {
+    if (degraded == null) {
+      return in.seekToNewSource(targetPos);
+    }
+    return false; // every subblock read picks its source afresh
   }
 
   @Override
-  public long skip(long n) throws IOException {
-    return in.skip(n);
+  public synchronized long skip(long n) throws IOException {
+    if (degraded == null) {
+      return in.skip(n);
+    }
+    if (n <= 0) {
+      return 0;
+    }
+    long to = Math.min(fileLength, pos + n);
+    long skipped = to - pos;
+    pos = to;
+    return skipped;
   }
 
   @Override
-  public int available() throws IOException {
-    return in.available();
+  public synchronized int available() throws IOException {
+    if (degraded == null) {
+      return in.available();
+    }
+    if (closed) {
+      throw new IOException("Stream closed");
+    }
+    return (int) Math.min(Integer.MAX_VALUE, fileLength - pos);
   }
 
   @Override
@@ -147,13 +253,22 @@ final class PoCacheInputStream extends FSInputStream
   }
 
   @Override
-  public void unbuffer() {
+  public synchronized void unbuffer() {
+    sub = null;
+    subStart = -1;
     in.unbuffer();
   }
 
   @Override
-  public ByteBuffer read(ByteBufferPool bufferPool, int maxLength, EnumSet<ReadOption> opts) throws IOException {
-    return in.read(bufferPool, maxLength, opts);
+  public synchronized ByteBuffer read(ByteBufferPool bufferPool, int maxLength, EnumSet<ReadOption> opts)
+      throws IOException {
+    if (degraded == null) {
+      return in.read(bufferPool, maxLength, opts);
+    }
+    in.seek(pos); // zero-copy reads are HDFS's own: hand it this stream's position and take it back
+    ByteBuffer b = in.read(bufferPool, maxLength, opts);
+    pos = in.getPos();
+    return b;
   }
 
   @Override

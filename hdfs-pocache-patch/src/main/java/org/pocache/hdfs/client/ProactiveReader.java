@@ -99,6 +99,10 @@ final class ProactiveReader {
     return true;
   }
 
+  boolean isCached(long s) {
+    return cached(s);
+  }
+
   private boolean cached(long s) {
     int b = (int) (s >>> 3);
     return b < d.getCachedStripes().size() && (d.getCachedStripes().byteAt(b) >>> (s & 7) & 1) != 0;

@@ -162,6 +162,57 @@ public class TestProactiveReads {
   }
 
   @Test
+  public void sequentialReadsRebuildTheLateDataNodesPieces() throws Exception {
+    Path p = new Path("/proactive/sequential");
+    cachedFile(p, 14);
+    hdfs.throttle(2).setDelayPerRead(3000);
+    try (FSDataInputStream in = fs.open(p)) {
+      byte[] buf = new byte[(int) (4 * BLOCK)];
+      int off = 0;
+      for (int n; off < buf.length && (n = in.read(buf, off, Math.min(100_000, buf.length - off))) > 0; ) {
+        off += n;
+        assertEquals(off, in.getPos());
+      }
+      assertEquals(buf.length, off);
+      assertEquals(-1, in.read());
+      assertEquals(-1, DataPattern.firstMismatch(14, 0, buf, 0, buf.length));
+      ProactiveReader.Outcome o = ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
+      assertEquals("block 2's four subblocks rebuilt instead of awaited", 4, o.decoded);
+    } finally {
+      hdfs.throttle(2).reset();
+    }
+  }
+
+  @Test
+  public void degradedStreamsSeekSkipAndReportLikeHdfs() throws Exception {
+    Path p = new Path("/proactive/seek");
+    cachedFile(p, 15);
+    try (FSDataInputStream in = fs.open(p)) {
+      assertTrue(in.getWrappedStream() instanceof PoCacheInputStream);
+      assertEquals(4 * BLOCK, in.available());
+      in.seek(BLOCK + 12345);
+      byte[] b = new byte[70_000];
+      in.readFully(b);
+      assertEquals(-1, DataPattern.firstMismatch(15, BLOCK + 12345, b, 0, b.length));
+      assertEquals(BLOCK + 12345 + b.length, in.getPos());
+      assertEquals(1000, in.skip(1000));
+      int x = in.read();
+      byte[] one = new byte[1];
+      DataPattern.fill(15, BLOCK + 12345 + b.length + 1000, one, 0, 1);
+      assertEquals(one[0] & 0xff, x);
+      in.seek(4 * BLOCK);
+      assertEquals(-1, in.read());
+      assertEquals(0, in.available());
+      try {
+        in.seek(4 * BLOCK + 1);
+        org.junit.Assert.fail("seek past the end accepted");
+      } catch (java.io.EOFException expected) {
+        // as DFSInputStream
+      }
+    }
+  }
+
+  @Test
   public void uncachedFilesReadLikeVanilla() throws Exception {
     Path p = new Path("/proactive/plain");
     hdfs.writePinnedFile(p, BLOCK, 2, 13);
