@@ -61,9 +61,11 @@ public class TestStragglerListFromHeartbeats {
       reader.start();
       try {
         assertEquals(detector, manager.getStragglers().detector);
-        // Baseline: enough intervals for every DataNode to report, and no straggler.
-        Thread.sleep(3 * INTERVAL_MS);
-        assertEquals(Collections.emptyList(), manager.getStragglers().dataNodes);
+        // Baseline: every DataNode reports and, with none throttled, the list is empty. On a
+        // busy 2-core machine one noisy sample can flag a DataNode for an interval; the next
+        // normal sample clears it, so wait for the empty list rather than sample it once.
+        Thread.sleep(2 * INTERVAL_MS);
+        GenericTestUtils.waitFor(() -> listIs(manager, Collections.<String>emptySet()), 50, 5 * INTERVAL_MS);
 
         int slow = dataNodes / 2;
         String slowName = hdfs.dataNode(slow).getDatanodeId().getXferAddr();
