@@ -55,6 +55,7 @@ public final class FillWorker implements ParityFiller {
   private final Object paceLock = new Object();
   private long nextFreeNanos;
   private volatile RedisParityStore store;
+  private volatile FileSystem fs;
 
   public FillWorker(Configuration conf, CacheService manager) {
     this.conf = conf;
@@ -103,7 +104,7 @@ public final class FillWorker implements ParityFiller {
   /** Encodes and uploads every substripe of the file; returns parity payload bytes. */
   long fillOne(DescriptorProto d) throws Exception {
     Path path = new Path(d.getPath());
-    FileSystem fs = path.getFileSystem(conf);
+    FileSystem fs = fileSystem();
     FileStatus st = fs.getFileStatus(path);
     if (st.getLen() != d.getLength()) {
       throw new IOException(path + " is " + st.getLen() + " bytes, the fill was planned for " + d.getLength());
@@ -153,6 +154,26 @@ public final class FillWorker implements ParityFiller {
     return total;
   }
 
+  /**
+   * A plain DistributedFileSystem of its own: even where fs.hdfs.impl names
+   * PoCacheFileSystem (a shared core-site.xml), fills read data straight from HDFS
+   * and never ask the Manager they serve.
+   */
+  private FileSystem fileSystem() throws IOException {
+    FileSystem f = fs;
+    if (f == null) {
+      synchronized (this) {
+        if (fs == null) {
+          Configuration c = new Configuration(conf);
+          c.set("fs.hdfs.impl", org.apache.hadoop.hdfs.DistributedFileSystem.class.getName());
+          fs = FileSystem.newInstance(FileSystem.getDefaultUri(c), c);
+        }
+        f = fs;
+      }
+    }
+    return f;
+  }
+
   private RedisParityStore store() {
     RedisParityStore s = store;
     if (s == null) {
@@ -194,6 +215,14 @@ public final class FillWorker implements ParityFiller {
     RedisParityStore s = store;
     if (s != null) {
       s.close();
+    }
+    FileSystem f = fs;
+    if (f != null) {
+      try {
+        f.close();
+      } catch (IOException e) {
+        LOG.debug("closing the fill worker's file system", e);
+      }
     }
   }
 }

@@ -148,6 +148,30 @@ final class ManagerCluster implements AutoCloseable {
     }
   }
 
+  /** Block i on DataNode i (k = 4 blocks), then the Manager's fill worker caches its parity. */
+  void writePinnedAndCache(ManagerClient m, Path p, long seed) throws Exception {
+    hdfs.writePinnedFile(p, BLOCK, 4, seed);
+    m.prefetch(p.toUri().getPath());
+    org.apache.hadoop.test.GenericTestUtils.waitFor(() -> {
+      try {
+        return m.getDescriptor(p.toUri().getPath()).hasParity();
+      } catch (Exception e) {
+        return false;
+      }
+    }, 50, 20_000);
+  }
+
+  /** A client FileSystem with fs.hdfs.impl = PoCacheFileSystem (not cached), plus {@code extra} keys. */
+  org.pocache.hdfs.client.PoCacheFileSystem pocacheClient(String... extra) throws IOException {
+    Configuration conf = new Configuration(hdfs.conf());
+    conf.set("fs.hdfs.impl", org.pocache.hdfs.client.PoCacheFileSystem.class.getName());
+    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    for (int i = 0; i + 1 < extra.length; i += 2) {
+      conf.set(extra[i], extra[i + 1]);
+    }
+    return (org.pocache.hdfs.client.PoCacheFileSystem) org.apache.hadoop.fs.FileSystem.get(hdfs.fs().getUri(), conf);
+  }
+
   /** Whether the first parity key of (file, generation) exists in Redis. */
   boolean parityExists(DescriptorProto d) throws IOException, ParityStoreException {
     try (RedisParityStore store = store()) {

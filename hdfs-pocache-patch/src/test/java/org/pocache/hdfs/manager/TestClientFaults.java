@@ -4,7 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.util.Collections;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -23,25 +22,6 @@ import org.pocache.testkit.DataPattern;
 public class TestClientFaults {
   private static final long FILE = 4 * ManagerCluster.BLOCK;
 
-  private static void cache(ManagerCluster c, ManagerClient m, Path p, long seed) throws Exception {
-    c.hdfs.writePinnedFile(p, ManagerCluster.BLOCK, 4, seed);
-    m.prefetch(p.toString());
-    GenericTestUtils.waitFor(() -> {
-      try {
-        return m.getDescriptor(p.toString()).hasParity();
-      } catch (Exception e) {
-        return false;
-      }
-    }, 50, 20_000);
-  }
-
-  private static PoCacheFileSystem client(ManagerCluster c) throws Exception {
-    Configuration conf = new Configuration(c.hdfs.conf());
-    conf.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
-    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
-    return (PoCacheFileSystem) FileSystem.get(c.hdfs.fs().getUri(), conf);
-  }
-
   private static void readAndVerify(FileSystem fs, Path p, long seed) throws Exception {
     byte[] buf = new byte[(int) FILE];
     try (FSDataInputStream in = fs.open(p)) {
@@ -56,8 +36,8 @@ public class TestClientFaults {
          ManagerClient m = c.client()) {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path p = new Path("/faults/client/redis");
-      cache(c, m, p, 21);
-      try (PoCacheFileSystem fs = client(c)) {
+      c.writePinnedAndCache(m, p, 21);
+      try (PoCacheFileSystem fs = c.pocacheClient()) {
         readAndVerify(fs, p, 21); // connects the client's parity store
         assertEquals(1, fs.proactiveOpens());
         c.redis.stop();
@@ -73,8 +53,8 @@ public class TestClientFaults {
          ManagerClient m = c.client()) {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path p = new Path("/faults/client/manager");
-      cache(c, m, p, 22);
-      try (PoCacheFileSystem fs = client(c)) {
+      c.writePinnedAndCache(m, p, 22);
+      try (PoCacheFileSystem fs = c.pocacheClient()) {
         c.plugin().stop();
         readAndVerify(fs, p, 22);
         assertEquals(0, fs.proactiveOpens());
@@ -89,8 +69,8 @@ public class TestClientFaults {
          ManagerClient m = c.client()) {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path p = new Path("/faults/client/deadnode");
-      cache(c, m, p, 23);
-      try (PoCacheFileSystem fs = client(c)) {
+      c.writePinnedAndCache(m, p, 23);
+      try (PoCacheFileSystem fs = c.pocacheClient()) {
         c.hdfs.cluster().stopDataNode(3); // the only replica of block 3
         readAndVerify(fs, p, 23);
         assertEquals(1, fs.proactiveOpens());

@@ -4,7 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.util.Collections;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -32,20 +31,9 @@ public class TestNoLeaks {
          ManagerClient m = c.client()) {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path p = new Path("/leaks/a");
-      c.hdfs.writePinnedFile(p, ManagerCluster.BLOCK, 4, 31);
-      m.prefetch(p.toString());
-      GenericTestUtils.waitFor(() -> {
-        try {
-          return m.getDescriptor(p.toString()).hasParity();
-        } catch (Exception e) {
-          return false;
-        }
-      }, 50, 20_000);
-      Configuration conf = new Configuration(c.hdfs.conf());
-      conf.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
-      conf.setBoolean("fs.hdfs.impl.disable.cache", true);
-      conf.setInt(PoCacheConfigKeys.READ_THREADS_KEY, READ_THREADS);
-      try (PoCacheFileSystem fs = (PoCacheFileSystem) FileSystem.get(c.hdfs.fs().getUri(), conf)) {
+      c.writePinnedAndCache(m, p, 31);
+      try (PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_THREADS_KEY,
+          Integer.toString(READ_THREADS))) {
         c.hdfs.throttle(1).setDelayPerRead(20); // its pieces lose to parity: abandoned reads every cycle
         byte[] buf = new byte[(int) FILE];
         cycle(fs, p, buf);
