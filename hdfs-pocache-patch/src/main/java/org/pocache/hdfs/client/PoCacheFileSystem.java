@@ -16,7 +16,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
+import java.util.EnumSet;
+import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.util.Progressable;
+import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -53,9 +60,10 @@ import org.slf4j.LoggerFactory;
  * that cover whole substripes are proactive (k data reads and the parity at once,
  * first k win); sequential reads of a replicated file go subblock by subblock through
  * degraded reads (rebuilt from parity when the DataNode is a known straggler or
- * misses its deadline). Any cache-side problem (no Manager answer within its timeout, Redis
+ * misses its deadline). {@link #create} encodes the parity of admitted replicated
+ * files while they are written. Any cache-side problem (no Manager answer within its timeout, Redis
  * unreachable, a descriptor for another file length) gives the vanilla stream and
- * is counted ({@link #fallbacks()}). The write path comes with the rest of [6/6].
+ * is counted ({@link #fallbacks()}).
  */
 public class PoCacheFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheFileSystem.class);
@@ -70,6 +78,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
   private final AtomicLong fallbacks = new AtomicLong();
   private final AtomicLong proactiveOpens = new AtomicLong();
+  private final AtomicLong cachedWrites = new AtomicLong();
+  private final AtomicLong abandonedWrites = new AtomicLong();
   private double deadlineFactor;
   private long deadlineMinMillis;
   private long stragglerRefreshMillis;
@@ -125,6 +135,58 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Opens that got a proactive stream. */
   public long proactiveOpens() {
     return proactiveOpens.get();
+  }
+
+  /** Writes whose caching was abandoned (Redis failing or too slow, commit refused). */
+  public long abandonedWrites() {
+    return abandonedWrites.get();
+  }
+
+  /** Writes that encoded parity (admitted by the Manager). */
+  public long cachedWrites() {
+    return cachedWrites.get();
+  }
+
+  /**
+   * Creates the file in HDFS, then asks the Manager to admit it; if admitted, the
+   * stream also encodes parity incrementally (see {@link PoCacheOutputStream}). Append
+   * and the favored-nodes create are HDFS's own: an append changes the file, so the
+   * Manager stops serving its parity (length and modification time no longer match),
+   * and so does truncate.
+   */
+  @Override
+  public FSDataOutputStream create(Path f, FsPermission permission, EnumSet<CreateFlag> cflags, int bufferSize,
+      short replication, long blockSize, Progressable progress, Options.ChecksumOpt checksumOpt)
+      throws IOException {
+    FSDataOutputStream hdfsOut = super.create(f, permission, cflags, bufferSize, replication, blockSize, progress,
+        checksumOpt);
+    if (!pocacheEnabled || cflags.contains(CreateFlag.APPEND)) {
+      return hdfsOut;
+    }
+    try {
+      String path = makeQualified(f).toUri().getPath();
+      AdmitWriteResponseProto a = manager.admitWrite(path, 0);
+      if (!a.hasReservation()) {
+        return hdfsOut;
+      }
+      DescriptorProto d = a.getReservation().getParity();
+      long id = a.getReservation().getId();
+      RedisParityStore s = store();
+      if (d.getLayout() != LayoutProto.CONTIGUOUS || s == null) {
+        manager.abort(id, d.getLayout() != LayoutProto.CONTIGUOUS ? "writes of erasure-coded files are not cached"
+            : "the client cannot reach Redis");
+        return hdfsOut;
+      }
+      ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
+          km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
+      cachedWrites.incrementAndGet();
+      // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
+      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, id, d, s, coder, manager, abandonedWrites), null);
+    } catch (IOException | RuntimeException e) {
+      fallbacks.incrementAndGet();
+      LOG.debug("POCache could not admit {}; writing it without parity: {}", f, e.toString());
+      return hdfsOut;
+    }
   }
 
   @Override

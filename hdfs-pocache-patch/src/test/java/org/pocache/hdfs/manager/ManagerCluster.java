@@ -172,6 +172,42 @@ final class ManagerCluster implements AutoCloseable {
     return (org.pocache.hdfs.client.PoCacheFileSystem) org.apache.hadoop.fs.FileSystem.get(hdfs.fs().getUri(), conf);
   }
 
+  /**
+   * Checks every parity value of {@code d} against an independent whole-file encoding
+   * (uploaded under the next generation): payloads and data CRCs equal, and the total
+   * equals the descriptor's parity bytes. Returns the number of values compared.
+   */
+  int assertParityMatchesIndependentEncoding(Path p, DescriptorProto d) throws Exception {
+    DescriptorProto reference = d.toBuilder().setGeneration(d.getGeneration() + 1).build();
+    try (RedisParityStore store = store()) {
+      long refBytes = ParityUploader.upload(hdfs.fs(), p, reference, d.getLength(), store);
+      long seen = 0;
+      int values = 0;
+      for (int s = 0; s < d.getStripes(); s++) {
+        for (int j = 0; j < d.getSubstripesPerStripe(); j++) {
+          for (int r = 0; r < d.getM(); r++) {
+            org.pocache.cache.ParityValue want = store.get(store.key(d.getFileId(), reference.getGeneration(), s, j, r));
+            org.pocache.cache.ParityValue got = store.get(store.key(d.getFileId(), d.getGeneration(), s, j, r));
+            if (want == null) {
+              org.junit.Assert.assertNull("a value past the end of a short stripe", got);
+              continue;
+            }
+            org.junit.Assert.assertNotNull("stripe " + s + " substripe " + j + " parity " + r + " missing", got);
+            org.junit.Assert.assertEquals(want.payload(), got.payload());
+            for (int i = 0; i < d.getK(); i++) {
+              org.junit.Assert.assertEquals("data CRC " + i, want.dataCrc(i), got.dataCrc(i));
+            }
+            seen += got.payloadLength();
+            values++;
+          }
+        }
+      }
+      org.junit.Assert.assertEquals(refBytes, seen);
+      org.junit.Assert.assertEquals(refBytes, d.getParityBytes());
+      return values;
+    }
+  }
+
   /** Whether the first parity key of (file, generation) exists in Redis. */
   boolean parityExists(DescriptorProto d) throws IOException, ParityStoreException {
     try (RedisParityStore store = store()) {

@@ -1,0 +1,96 @@
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Collections;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.hdfs.client.PoCacheFileSystem;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.testkit.DataPattern;
+
+/**
+ * The write path: files written through PoCacheFileSystem get their parity encoded
+ * incrementally and committed on close; every value equals an independent
+ * encoding of the finished file. With Redis gone mid-write, the HDFS write still
+ * succeeds with the right bytes and caching is abandoned.
+ */
+public class TestWritePath {
+  @Test
+  public void writtenFilesAreCachedWithExactParity() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      long[] lengths = {5 * ManagerCluster.BLOCK + 1000, 4 * ManagerCluster.BLOCK, 777,
+          ManagerCluster.SUBBLOCK * 3 + 5, 8 * ManagerCluster.BLOCK};
+      for (int f = 0; f < lengths.length; f++) {
+        Path p = new Path("/write/f" + f);
+        write(fs, p, lengths[f], 40 + f, 1 + f * 4097);
+        DescriptorProto d = m.getDescriptor(p.toString()).getParity();
+        assertTrue(p + " not cached", d != null);
+        assertEquals(lengths[f], d.getLength());
+        assertTrue(c.assertParityMatchesIndependentEncoding(p, d) >= 1);
+      }
+      assertEquals(lengths.length, fs.cachedWrites());
+      assertEquals(0, fs.abandonedWrites());
+      // And the written file reads back proactively with a stalled DataNode.
+      Path p = new Path("/write/f0");
+      byte[] buf = new byte[(int) lengths[0]];
+      try (FSDataInputStream in = fs.open(p)) {
+        in.readFully(0, buf);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(40, 0, buf, 0, buf.length));
+    }
+  }
+
+  @Test
+  public void redisGoneMidWriteNeverFailsTheWrite() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path p = new Path("/write/redis-gone");
+      long length = 6 * ManagerCluster.BLOCK + 123;
+      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+        byte[] chunk = new byte[10_000];
+        for (long pos = 0; pos < length; ) {
+          int n = (int) Math.min(chunk.length, length - pos);
+          DataPattern.fill(50, pos, chunk, 0, n);
+          out.write(chunk, 0, n);
+          pos += n;
+          if (pos >= 2 * ManagerCluster.BLOCK && c.redis.isRunning()) {
+            c.redis.stop();
+          }
+        }
+      }
+      assertEquals(1, fs.cachedWrites());
+      assertEquals(1, fs.abandonedWrites());
+      byte[] buf = new byte[(int) length];
+      try (FSDataInputStream in = c.hdfs.fs().open(p)) {
+        in.readFully(0, buf);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(50, 0, buf, 0, buf.length));
+      assertFalse(m.getDescriptor(p.toString()).hasParity());
+    }
+  }
+
+  private static void write(PoCacheFileSystem fs, Path p, long length, long seed, int chunkSize) throws Exception {
+    try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+      byte[] chunk = new byte[chunkSize];
+      for (long pos = 0; pos < length; ) {
+        int n = (int) Math.min(chunk.length, length - pos);
+        DataPattern.fill(seed, pos, chunk, 0, n);
+        out.write(chunk, 0, n);
+        pos += n;
+      }
+      assertEquals(length, out.getPos());
+    }
+  }
+}
