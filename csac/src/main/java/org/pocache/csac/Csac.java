@@ -143,6 +143,19 @@ public final class Csac {
   }
 
   /**
+   * Write admission (paper section 4.2) for a file being created: it has no
+   * DataNodes yet, so the straggler rule of line 7 cannot apply either way; the
+   * admission policy G_a decides, as for any file while no straggler is known.
+   * Does not record an access or change the cache.
+   */
+  public boolean admitNew(FileRef f) {
+    if (cached.containsKey(f.id())) {
+      return false;
+    }
+    return f.weight() <= capacity && admission.admit(f, f.weight() <= available, eviction);
+  }
+
+  /**
    * Lines 13-27: records the read of {@code f} and, for SHOULD_CACHE, makes room
    * and caches it.
    *

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSHedgedReadMetrics;
@@ -46,7 +47,7 @@ import org.pocache.testkit.redis.RedisServerFixture;
  */
 public final class BaselineDriver {
   static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "block-size",
-      "disk-bandwidth", "slowdown", "hedge-threshold-ms", "hedge-threads", "striped-policy", "seed");
+      "disk-bandwidth", "slowdown", "hedge-threshold-ms", "hedge-threads", "striped-policy", "seed", "write-size");
   static final List<String> FLAGS = Arrays.asList("help");
 
   /**
@@ -75,6 +76,7 @@ public final class BaselineDriver {
       "  --striped-policy NAME    erasure-coding policy of the striped files (default: RS-3-2-1024k,",
       "                           RS-6-3-1024k or RS-10-4-1024k when k matches, else RS-<k>-2-1024k)",
       "  --seed N                 seed of the file contents (default 1)",
+      "  --write-size SIZE        size of each file of the write comparison, e.g. 64m (default 64m; 0: skip it)",
       "  --help                   this text");
 
   /** The parameters of one run. */
@@ -89,6 +91,7 @@ public final class BaselineDriver {
     int hedgeThreads;
     String stripedPolicy;
     long seed = 1;
+    long writeSize = 64L << 20;
     File json;
 
     static Config parse(String[] args) throws UsageException {
@@ -111,6 +114,7 @@ public final class BaselineDriver {
       c.hedgeThreads = o.intValue("hedge-threads", DEFAULT_HEDGE_THREADS, 1, 1024);
       c.stripedPolicy = o.string("striped-policy", defaultStripedPolicy(c.k));
       c.seed = o.intValue("seed", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
+      c.writeSize = o.bytes("write-size", c.writeSize, 0);
       String json = o.string("json", null);
       c.json = json == null ? null : new File(json);
       return c;
@@ -250,6 +254,13 @@ public final class BaselineDriver {
           new java.net.InetSocketAddress("127.0.0.1", managerPort), hdfs.conf(), 10_000)) {
         awaitParity(manager, cached);
       }
+      Configuration pocacheConf = hdfs.conf();
+      pocacheConf.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
+      if (c.writeSize > 0) {
+        // Before any straggler is injected: while the Manager knows one, CSAC admits only
+        // files on stragglers (Algorithm 1, line 7), and a new file has no DataNodes yet.
+        compareWrites(c, hdfs, pocacheConf, table, out);
+      }
       hdfs.setAllBandwidth(c.diskBandwidth);
       byte[] buf = new byte[(int) fileLength];
       WholeFileRead vanilla = WholeFileRead.sequential(1 << 20);
@@ -267,8 +278,6 @@ public final class BaselineDriver {
               buf, firstDataNode::get);
         }
       }
-      Configuration pocacheConf = hdfs.conf();
-      pocacheConf.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
       try (FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
         for (boolean straggler : new boolean[] {false, true}) {
           measure(table, "pocache", "contiguous", straggler, pocacheFs, plain, "r1", WholeFileRead.positional(), c,
@@ -279,6 +288,7 @@ public final class BaselineDriver {
         table.field("pocache_proactive_opens", ((PoCacheFileSystem) pocacheFs).proactiveOpens());
         table.field("pocache_fallbacks", ((PoCacheFileSystem) pocacheFs).fallbacks());
       }
+
       // HR comes last: DFSClient's hedged-read pool is static, so once one client in
       // this JVM hedges, every later pread in the JVM is hedged too (HDFS 3.1.4).
       Configuration hedgedConf = hdfs.conf();
@@ -323,6 +333,48 @@ public final class BaselineDriver {
       out.println("wrote " + c.json);
     }
     return table;
+  }
+
+  /**
+   * POCache's write cost (paper: 8.18%): the same F files of --write-size written
+   * through stock HDFS and through PoCacheFileSystem (admission, incremental
+   * encoding, parity uploads, commit), alternating, after one untimed write each.
+   */
+  private static void compareWrites(Config c, MiniHdfs hdfs, Configuration pocacheConf, ResultTable table,
+      PrintStream out) throws IOException {
+    byte[] chunk = new byte[1 << 20];
+    double vanillaMs = 0;
+    double pocacheMs = 0;
+    long cached;
+    try (FileSystem plainFs = FileSystem.newInstance(hdfs.fs().getUri(), hdfs.conf());
+         FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
+      timeWrite(plainFs, new Path("/baseline/write/warm-vanilla"), c, chunk);
+      timeWrite(pocacheFs, new Path("/baseline/write/warm-pocache"), c, chunk);
+      for (int f = 0; f < c.files; f++) {
+        vanillaMs += timeWrite(plainFs, new Path("/baseline/write/vanilla-" + f), c, chunk);
+        pocacheMs += timeWrite(pocacheFs, new Path("/baseline/write/pocache-" + f), c, chunk);
+      }
+      cached = ((PoCacheFileSystem) pocacheFs).cachedWrites() - ((PoCacheFileSystem) pocacheFs).abandonedWrites();
+    }
+    double overhead = pocacheMs / vanillaMs;
+    table.field("write_overhead", overhead);
+    table.field("write_files_cached", cached);
+    out.printf(Locale.ROOT, "writes of %d x %s: vanilla %.1f ms, pocache %.1f ms per file -> write_overhead %.3f"
+        + " (%d of %d pocache writes cached their parity)%n", c.files, size(c.writeSize), vanillaMs / c.files,
+        pocacheMs / c.files, overhead, cached, c.files + 1);
+  }
+
+  private static double timeWrite(FileSystem fs, Path p, Config c, byte[] chunk) throws IOException {
+    long start = System.nanoTime();
+    try (FSDataOutputStream o = fs.create(p, true, 1 << 16, (short) 1, c.blockSize)) {
+      for (long pos = 0; pos < c.writeSize; ) {
+        int n = (int) Math.min(chunk.length, c.writeSize - pos);
+        DataPattern.fill(c.seed, pos, chunk, 0, n);
+        o.write(chunk, 0, n);
+        pos += n;
+      }
+    }
+    return (System.nanoTime() - start) / 1e6;
   }
 
   /** Asks the Manager to fill each file's parity and waits until every one is cached. */

@@ -63,6 +63,11 @@ public final class ResultTable {
     fields.put(name, Long.toString(value));
   }
 
+  /** A top-level JSON number field. */
+  public void field(String name, double value) {
+    fields.put(name, String.format(java.util.Locale.ROOT, "%.4f", value));
+  }
+
   /** A top-level JSON array-of-strings field. */
   public void field(String name, List<String> values) {
     StringBuilder sb = new StringBuilder("[");

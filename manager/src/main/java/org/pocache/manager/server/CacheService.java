@@ -296,8 +296,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
           CacheIndex.Entry e = index.get(f.id);
           if (e != null) {
             refusal = "file id " + f.id + " already has parity " + e.state;
-          } else if (csac.query(ref) == Decision.SHOULD_NOT_CACHE) {
-            refusal = "CSAC declined (" + policies + ")";
+          } else if (!csac.admitNew(ref)) {
+            refusal = "CSAC's admission policy declined (" + policies + ")";
           } else {
             // Paper 4.2: reserve for the largest size the file may reach; commit trims it.
             List<CacheIndex.Entry> victims = evictLocked(csac.insert(ref), Collections.<CacheIndex.Entry>emptyList());
