@@ -136,7 +136,7 @@ final class DegradedReader {
         try {
           tag = f.get();
         } catch (ExecutionException e) {
-          // Which task failed is not known from the future alone: a rebuild input, or the direct read.
+          // DirectReadException marks the direct read; anything else is a rebuild input.
           IOException err = asIo(e);
           if (err instanceof DirectReadException) {
             directError = err; // the rebuild, if alive, may still answer (a dead DataNode)
@@ -264,7 +264,11 @@ final class DegradedReader {
       pieces[k + p] = b;
     }
     byte[][] out = {new byte[len]};
-    coder.decode(pieces, 0, new int[] {i}, out, 0, len);
+    try {
+      coder.decode(pieces, 0, new int[] {i}, out, 0, len);
+    } catch (RuntimeException e) {
+      return null; // treated like a CRC mismatch: the direct read answers
+    }
     int n = layout.storedLength(s, j, i);
     return Crc32c.of(out[0], 0, n) == parity[0].dataCrc(i) ? out[0] : null;
   }

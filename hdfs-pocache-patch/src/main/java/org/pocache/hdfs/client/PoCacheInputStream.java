@@ -70,6 +70,16 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+    try {
+      readFullyWithParity(position, buffer, offset, length);
+    } catch (RuntimeException e) {
+      // A cache-side bug or an inconsistent descriptor must not fail the read: HDFS answers.
+      outcome.cacheErrorSeen();
+      in.readFully(position, buffer, offset, length);
+    }
+  }
+
+  private void readFullyWithParity(long position, byte[] buffer, int offset, int length) throws IOException {
     List<long[]> covered = proactive.covered(position, length);
     if (covered.isEmpty()) {
       in.readFully(position, buffer, offset, length);
@@ -157,8 +167,14 @@ final class PoCacheInputStream extends FSInputStream
     ProactiveReader.Outcome mine = new ProactiveReader.Outcome();
     try {
       if (proactive.isCached(a.stripe)) {
-        subLen = degraded.readSubblock(a.stripe, a.substripe, a.dataIndex, sub, mine);
-        mine.substripes++;
+        try {
+          subLen = degraded.readSubblock(a.stripe, a.substripe, a.dataIndex, sub, mine);
+          mine.substripes++;
+        } catch (RuntimeException e) {
+          mine.cacheError = true; // the cache side failed: read the subblock from HDFS
+          subLen = layoutStored(a);
+          in.readFully(start, sub, 0, subLen);
+        }
       } else {
         subLen = layoutStored(a);
         in.readFully(start, sub, 0, subLen);

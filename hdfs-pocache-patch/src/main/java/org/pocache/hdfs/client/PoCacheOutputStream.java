@@ -103,7 +103,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable {
         written += n;
         off += n;
         len -= n;
-        if (pieceFill == sub || written % block == 0) {
+        if (pieceFill == sub) { // S divides the block size, so a block ends on a subblock boundary
           foldPiece(written - pieceFill);
         }
       }

@@ -52,6 +52,10 @@ final class ProactiveReader {
       cacheError |= o.cacheError;
     }
 
+    synchronized void cacheErrorSeen() {
+      cacheError = true;
+    }
+
     synchronized Outcome snapshot() {
       Outcome c = new Outcome();
       c.add(this);
@@ -129,20 +133,15 @@ final class ProactiveReader {
 
   /** Reads the given substripes into buf (buf[off] is file offset pos), {@code inflight} at a time. */
   void read(List<long[]> substripes, long pos, byte[] buf, int off, Outcome outcome) throws IOException {
+    // Fetches left in the window when this throws just finish on the pool into their own buffers.
     Deque<Fetch> window = new ArrayDeque<>();
     int next = 0;
-    try {
-      while (next < substripes.size() || !window.isEmpty()) {
-        while (next < substripes.size() && window.size() < inflight) {
-          long[] ss = substripes.get(next++);
-          window.add(new Fetch(ss[0], (int) ss[1]));
-        }
-        window.poll().complete(pos, buf, off, outcome);
+    while (next < substripes.size() || !window.isEmpty()) {
+      while (next < substripes.size() && window.size() < inflight) {
+        long[] ss = substripes.get(next++);
+        window.add(new Fetch(ss[0], (int) ss[1]));
       }
-    } finally {
-      for (Fetch f : window) {
-        f.abandon();
-      }
+      window.poll().complete(pos, buf, off, outcome);
     }
   }
 
@@ -293,7 +292,12 @@ final class ProactiveReader {
         }
       }
       byte[][] out = new byte[missing][len];
-      coder.decode(in, 0, erased, out, 0, len);
+      try {
+        coder.decode(in, 0, erased, out, 0, len);
+      } catch (RuntimeException e) {
+        outcome.parityCorrupt = true; // parity that cannot even be decoded: wait for the data
+        return false;
+      }
       for (int e = 0; e < missing; e++) {
         int i = erased[e];
         if (Crc32c.of(out[e], 0, layout.storedLength(s, j, i)) != p[0].dataCrc(i)) {
@@ -325,10 +329,6 @@ final class ProactiveReader {
           }
         }
       }
-    }
-
-    /** Leaves whatever is still running to finish on its own: each task owns only its own buffer. */
-    void abandon() {
     }
   }
 }
