@@ -208,10 +208,7 @@ public final class BaselineDriver {
         size(c.diskBandwidth), stragglerBandwidth / (double) (1 << 20), trim(c.slowdown));
 
     ExecutorService pool = Executors.newFixedThreadPool(c.k);
-    int managerPort;
-    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-      managerPort = free.getLocalPort();
-    }
+    int managerPort = org.pocache.testkit.FreePorts.pick();
     // The Manager runs in the NameNode and every DataNode heartbeats its service rate to
     // it, as in a POCache deployment; they do not touch the reads measured here.
     try (RedisServerFixture redis = RedisServerFixture.builder().start();

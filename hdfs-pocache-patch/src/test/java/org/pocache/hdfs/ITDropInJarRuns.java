@@ -5,7 +5,6 @@ import static org.junit.Assert.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +14,7 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
 import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
 
@@ -35,10 +35,7 @@ public class ITDropInJarRuns {
       String out = run(cp, "org.pocache.coder.CheckNative", "-a");
       assertTrue(out, out.contains("isal:") && out.contains("true"));
     }
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.pick();
     try (RedisServerFixture redis = RedisServerFixture.builder().start();
          MiniHdfs hdfs = MiniHdfs.builder().dataNodes(1)
              .set(PoCacheConfigKeys.ENABLED_KEY, "true")

@@ -3,7 +3,6 @@ package org.pocache.experiments.manager;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -23,6 +22,7 @@ import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
 
@@ -71,10 +71,7 @@ public final class ManagerBench {
       System.exit(2);
       return;
     }
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.pick();
     List<String> rows = new ArrayList<>();
     try (RedisServerFixture redis = RedisServerFixture.builder().start();
          MiniHdfs hdfs = MiniHdfs.builder().dataNodes(1)

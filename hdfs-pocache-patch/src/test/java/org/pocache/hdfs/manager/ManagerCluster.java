@@ -3,7 +3,6 @@ package org.pocache.hdfs.manager;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -18,6 +17,7 @@ import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.server.Manager;
+import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
@@ -42,10 +42,7 @@ final class ManagerCluster implements AutoCloseable {
   }
 
   static ManagerCluster start(int dataNodes, Map<String, String> extra) throws IOException {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.pick();
     RedisServerFixture redis = RedisServerFixture.builder().start();
     Map<String, String> c = new TreeMap<>();
     c.put(PoCacheConfigKeys.ENABLED_KEY, "true");
@@ -63,12 +60,21 @@ final class ManagerCluster implements AutoCloseable {
     for (Map.Entry<String, String> e : c.entrySet()) {
       b.set(e.getKey(), e.getValue());
     }
+    MiniHdfs hdfs;
     try {
-      return new ManagerCluster(redis, b.start(), port);
+      hdfs = b.start();
     } catch (IOException | RuntimeException e) {
       redis.close();
       throw e;
     }
+    ManagerCluster cluster = new ManagerCluster(redis, hdfs, port);
+    boolean hosted = c.get("dfs.namenode.plugins").contains(PoCacheNameNodePlugin.class.getName());
+    if (hosted && cluster.manager() == null) {
+      cluster.close();
+      throw new IllegalStateException("the POCache Manager did not start in the NameNode (port " + port
+          + "); the NameNode log above says why");
+    }
+    return cluster;
   }
 
   InetSocketAddress address() {

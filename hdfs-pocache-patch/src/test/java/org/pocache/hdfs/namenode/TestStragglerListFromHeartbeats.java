@@ -3,7 +3,6 @@ package org.pocache.hdfs.namenode;
 import static org.junit.Assert.assertEquals;
 
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,6 +13,7 @@ import org.junit.Test;
 import org.pocache.hdfs.datanode.PoCacheDataNodePlugin;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
 
 /**
@@ -37,10 +37,7 @@ public class TestStragglerListFromHeartbeats {
   }
 
   private static void check(String detector, int dataNodes) throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.pick();
     try (MiniHdfs hdfs = MiniHdfs.builder().dataNodes(dataNodes)
         .set(PoCacheConfigKeys.ENABLED_KEY, "true")
         .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())

@@ -2,7 +2,6 @@ package org.pocache.testkit.redis;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.TestDirs;
 
 /**
@@ -171,8 +171,8 @@ public final class RedisServerFixture implements AutoCloseable {
   private void startOnFreePort() throws IOException {
     IOException last = null;
     for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
-      port = freePort();
-      tlsPort = tlsCert != null ? freePort() : 0;
+      port = FreePorts.pick();
+      tlsPort = tlsCert != null ? FreePorts.pick() : 0;
       try {
         start();
         return;
@@ -263,13 +263,6 @@ public final class RedisServerFixture implements AutoCloseable {
       return true;
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
     }
   }
 
