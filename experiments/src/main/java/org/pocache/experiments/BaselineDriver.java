@@ -67,7 +67,7 @@ public final class BaselineDriver {
       "  --json FILE              also write the results as JSON to FILE",
       "  --k N                    data blocks per file (default 4)",
       "  --files F                files per layout (default 4)",
-      "  --repeats R              reads of each file per row (default 2)",
+      "  --repeats R              reads of each file per row (default 3)",
       "  --block-size SIZE        HDFS block size, e.g. 4m (default 4m)",
       "  --disk-bandwidth SIZE    read bandwidth of every DataNode per second, e.g. 64m (default 64m)",
       "  --slowdown S             the straggler serves at disk-bandwidth / S (default 10)",
@@ -83,7 +83,7 @@ public final class BaselineDriver {
   public static final class Config {
     int k = 4;
     int files = 4;
-    int repeats = 2;
+    int repeats = 3;
     long blockSize = 4L << 20;
     long diskBandwidth = 64L << 20;
     double slowdown = 10;
@@ -405,9 +405,12 @@ public final class BaselineDriver {
       byte[] buf, java.util.function.IntUnaryOperator stragglerOf) throws IOException {
     long stragglerBandwidth = Math.max(1, (long) (c.diskBandwidth / c.slowdown));
     if (!straggler) {
-      // One untimed read: class loading, connections and JIT are not the straggler's fault.
-      try (FSDataInputStream in = fs.open(files.get(0))) {
-        how.read(in, buf);
+      // One untimed read of every file: class loading, connections and JIT are not the
+      // straggler's fault, nor what one mode pays and another does not.
+      for (Path p : files) {
+        try (FSDataInputStream in = fs.open(p)) {
+          how.read(in, buf);
+        }
       }
     }
     double[] latencies = new double[files.size() * c.repeats];

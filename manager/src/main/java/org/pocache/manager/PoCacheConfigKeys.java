@@ -136,7 +136,7 @@ public final class PoCacheConfigKeys {
   public static final String CODE_M_KEY = "dfs.pocache.code.m";
   public static final String CODE_M_DEFAULT = "1";
 
-  /** Subblock size S, bytes: the unit of incremental encoding, of parity values and of proactive reads. Must divide the block size (and be a multiple of an EC file's cell size). */
+  /** Subblock size S of replicated files, bytes: the unit of incremental encoding, of parity values and of proactive reads. Must divide the block size. Erasure-coded files are sliced by their policy's cell instead (one substripe = one row of cells). */
   public static final String SUBBLOCK_KEY = "dfs.pocache.subblock.bytes";
   public static final String SUBBLOCK_DEFAULT = "1048576";
 
@@ -219,6 +219,10 @@ public final class PoCacheConfigKeys {
   /** Substripes a proactive read fetches ahead of the one being completed. */
   public static final String READ_INFLIGHT_KEY = "dfs.pocache.read.inflight.substripes";
   public static final String READ_INFLIGHT_DEFAULT = "4";
+
+  /** Bytes of subblock arrays a client FileSystem keeps for reuse by its reads (beyond that, arrays are garbage). */
+  public static final String READ_BUFFER_POOL_KEY = "dfs.pocache.read.buffer.pool.bytes";
+  public static final String READ_BUFFER_POOL_DEFAULT = "67108864";
 
   /** Degraded reads: a direct subblock read slower than this many times the recent mean is raced by a rebuild from the other pieces and parity. */
   public static final String READ_DEADLINE_FACTOR_KEY = "dfs.pocache.read.deadline.factor";

@@ -38,6 +38,7 @@ final class DegradedReader {
   private final RedisParityStore store;
   private final ErasureCoder coder;
   private final ExecutorService pool;
+  private final BufferPool buffers;
   private final Supplier<Set<String>> stragglers;
   private final PieceLocations locations;
   private final double deadlineFactor;
@@ -51,14 +52,15 @@ final class DegradedReader {
   }
 
   DegradedReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
-      ErasureCoder coder, ExecutorService pool, Supplier<Set<String>> stragglers, PieceLocations locations,
-      double deadlineFactor, long minDeadlineMillis) {
+      ErasureCoder coder, ExecutorService pool, BufferPool buffers, Supplier<Set<String>> stragglers,
+      PieceLocations locations, double deadlineFactor, long minDeadlineMillis) {
     this.data = data;
     this.d = d;
     this.layout = layout;
     this.store = store;
     this.coder = coder;
     this.pool = pool;
+    this.buffers = buffers;
     this.stragglers = stragglers;
     this.locations = locations;
     this.deadlineFactor = deadlineFactor;
@@ -75,20 +77,47 @@ final class DegradedReader {
     if (n == 0) {
       return 0;
     }
-    int k = d.getK();
-    int m = d.getM();
-    int len = layout.parityLength(s, j);
-    long at = layout.fileOffset(s, j, i, 0);
-    CompletionService<Integer> race = new ExecutorCompletionService<>(pool);
-    byte[] direct = new byte[n];
-    int pending = 0;
-    boolean directStarted = false;
-    long t0 = System.nanoTime();
+    Race r = new Race(s, j, i, n);
     try {
+      return r.run(dst, outcome);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted during a degraded read");
+    } finally {
+      r.leases.close(); // reads still running keep their arrays until they end
+    }
+  }
+
+  /** One degraded subblock read: the direct read against a rebuild, first good answer wins. */
+  private final class Race {
+    final long s;
+    final int j;
+    final int i;
+    final int n;
+    final int len;
+    final long at;
+    final int pieceBytes;
+    final Leases leases = new Leases(buffers);
+    final CompletionService<Integer> race = new ExecutorCompletionService<>(pool);
+    byte[] direct;
+    int pending;
+
+    Race(long s, int j, int i, int n) {
+      this.s = s;
+      this.j = j;
+      this.i = i;
+      this.n = n;
+      this.len = layout.parityLength(s, j);
+      this.at = layout.fileOffset(s, j, i, 0);
+      this.pieceBytes = Math.max(len, layout.subblockSize());
+    }
+
+    int run(byte[] dst, ProactiveReader.Outcome outcome) throws IOException, InterruptedException {
+      int k = d.getK();
+      int m = d.getM();
+      long t0 = System.nanoTime();
       if (!onStraggler(s, i)) {
-        submitDirect(race, at, direct);
-        directStarted = true;
-        pending++;
+        startDirect();
         Future<Integer> first = race.poll(deadlineNanos(), TimeUnit.NANOSECONDS);
         if (first != null) {
           pending--;
@@ -101,19 +130,30 @@ final class DegradedReader {
       // A known straggler, or late: rebuild from the other k - 1 pieces and the parity.
       byte[][] pieces = new byte[k + m][];
       ParityValue[][] parity = new ParityValue[1][];
+      int rebuildInputs = 0;
       for (int x = 0; x < k; x++) {
         if (x != i) {
-          byte[] b = new byte[len];
-          pieces[x] = b;
           int nx = layout.storedLength(s, j, x);
           if (nx > 0) {
+            byte[] b = leases.forTask(pieceBytes);
+            java.util.Arrays.fill(b, nx, len, (byte) 0);
+            pieces[x] = b;
             long ax = layout.fileOffset(s, j, x, 0);
             int tag = x;
             race.submit(() -> {
-              data.readFully(ax, b, 0, nx);
+              try {
+                data.readFully(ax, b, 0, nx);
+              } finally {
+                leases.written(b);
+              }
               return tag;
             });
             pending++;
+            rebuildInputs++;
+          } else {
+            byte[] b = leases.scratch(pieceBytes);
+            java.util.Arrays.fill(b, 0, len, (byte) 0); // a piece of virtual zeros
+            pieces[x] = b;
           }
         }
       }
@@ -126,7 +166,7 @@ final class DegradedReader {
         return PARITY;
       });
       pending++;
-      int rebuildInputs = pending - (directStarted ? 1 : 0);
+      rebuildInputs++;
       boolean rebuildDead = false;
       IOException directError = null;
       while (pending > 0) {
@@ -143,10 +183,8 @@ final class DegradedReader {
           } else if (!rebuildDead) {
             rebuildDead = true;
             outcome.cacheError = true;
-            if (!directStarted) {
-              submitDirect(race, at, direct);
-              directStarted = true;
-              pending++;
+            if (direct == null) {
+              startDirect();
             }
           }
           if (pending == 0 || (rebuildDead && directError != null)) {
@@ -160,7 +198,7 @@ final class DegradedReader {
           return n;
         }
         if (!rebuildDead && --rebuildInputs == 0) {
-          byte[] rebuilt = decode(s, j, i, len, pieces, parity[0]);
+          byte[] rebuilt = decode(pieces, parity[0]);
           if (rebuilt != null) {
             outcome.decoded++;
             System.arraycopy(rebuilt, 0, dst, 0, n);
@@ -168,10 +206,8 @@ final class DegradedReader {
           }
           outcome.parityCorrupt = true; // never return bytes HDFS would not have returned
           rebuildDead = true;
-          if (!directStarted) {
-            submitDirect(race, at, direct);
-            directStarted = true;
-            pending++;
+          if (direct == null) {
+            startDirect();
           }
         }
       }
@@ -179,9 +215,43 @@ final class DegradedReader {
         throw directError.getCause() instanceof IOException ? (IOException) directError.getCause() : directError;
       }
       throw new IOException("no source left for " + n + " bytes of " + d.getPath() + " at " + at);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted during a degraded read");
+    }
+
+    private void startDirect() {
+      byte[] b = leases.forTask(pieceBytes);
+      direct = b;
+      race.submit(() -> {
+        try {
+          data.readFully(at, b, 0, n);
+        } catch (IOException e) {
+          throw new DirectReadException(e);
+        } finally {
+          leases.written(b);
+        }
+        return DIRECT;
+      });
+      pending++;
+    }
+
+    /** Data piece i from the other pieces and the parity; null if it fails its CRC. */
+    private byte[] decode(byte[][] pieces, ParityValue[] parity) {
+      int k = d.getK();
+      int m = d.getM();
+      for (int p = 0; p < m; p++) {
+        if (parity == null || parity[p] == null || parity[p].payloadLength() != len) {
+          return null;
+        }
+        byte[] b = leases.scratch(pieceBytes);
+        parity[p].payload().duplicate().get(b, 0, len);
+        pieces[k + p] = b;
+      }
+      byte[][] out = {leases.scratch(pieceBytes)};
+      try {
+        coder.decode(pieces, 0, new int[] {i}, out, 0, len);
+      } catch (RuntimeException e) {
+        return null; // treated like a CRC mismatch: the direct read answers
+      }
+      return Crc32c.of(out[0], 0, n) == parity[0].dataCrc(i) ? out[0] : null;
     }
   }
 
@@ -195,17 +265,6 @@ final class DegradedReader {
     DirectReadException(IOException cause) {
       super(cause.getMessage(), cause);
     }
-  }
-
-  private void submitDirect(CompletionService<Integer> race, long at, byte[] into) {
-    race.submit(() -> {
-      try {
-        data.readFully(at, into, 0, into.length);
-      } catch (IOException e) {
-        throw new DirectReadException(e);
-      }
-      return DIRECT;
-    });
   }
 
   private static void take(Future<Integer> f) throws IOException, InterruptedException {
@@ -249,27 +308,5 @@ final class DegradedReader {
   private void learn(long nanos) {
     double m = meanNanos;
     meanNanos = m == 0 ? nanos : 0.8 * m + 0.2 * nanos;
-  }
-
-  /** Data piece i of substripe (s, j) from the other pieces and the parity; null if it fails its CRC. */
-  private byte[] decode(long s, int j, int i, int len, byte[][] pieces, ParityValue[] parity) {
-    int k = d.getK();
-    int m = d.getM();
-    for (int p = 0; p < m; p++) {
-      if (parity == null || parity[p] == null || parity[p].payloadLength() != len) {
-        return null;
-      }
-      byte[] b = new byte[len];
-      parity[p].payload().duplicate().get(b);
-      pieces[k + p] = b;
-    }
-    byte[][] out = {new byte[len]};
-    try {
-      coder.decode(pieces, 0, new int[] {i}, out, 0, len);
-    } catch (RuntimeException e) {
-      return null; // treated like a CRC mismatch: the direct read answers
-    }
-    int n = layout.storedLength(s, j, i);
-    return Crc32c.of(out[0], 0, n) == parity[0].dataCrc(i) ? out[0] : null;
   }
 }

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -67,12 +69,16 @@ import org.slf4j.LoggerFactory;
  */
 public class PoCacheFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheFileSystem.class);
+  private static final int LOOKUP_THREADS = 16;
 
   private boolean pocacheEnabled;
   private Configuration conf;
   private ManagerClient manager;
   private volatile RedisParityStore store;
   private ExecutorService pool;
+  /** Descriptor lookups, run while HDFS opens the file; the caller runs one itself when all are busy. */
+  private ThreadPoolExecutor lookups;
+  private BufferPool buffers;
   private int inflight;
   private String coderKind;
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
@@ -101,6 +107,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     inflight = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_INFLIGHT_KEY,
         PoCacheConfigKeys.READ_INFLIGHT_DEFAULT, 1, 1024);
     coderKind = PoCacheConfig.getCoder(conf);
+    buffers = new BufferPool(PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_BUFFER_POOL_KEY,
+        PoCacheConfigKeys.READ_BUFFER_POOL_DEFAULT, 0, Long.MAX_VALUE));
     deadlineFactor = PoCacheConfig.getDouble(conf, PoCacheConfigKeys.READ_DEADLINE_FACTOR_KEY,
         PoCacheConfigKeys.READ_DEADLINE_FACTOR_DEFAULT, 1, 1000);
     deadlineMinMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_DEADLINE_MIN_KEY,
@@ -117,6 +125,13 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         });
     p.allowCoreThreadTimeOut(true);
     pool = p;
+    AtomicInteger l = new AtomicInteger();
+    lookups = new ThreadPoolExecutor(0, LOOKUP_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<Runnable>(),
+        r -> {
+          Thread t = new Thread(r, "pocache-lookup-" + l.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        }, new ThreadPoolExecutor.CallerRunsPolicy());
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
     manager = new ManagerClient(ManagerClient.connectAddress(conf, uri.getHost()), conf, timeout);
@@ -191,12 +206,20 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
-    FSDataInputStream vanilla = super.open(f, bufferSize);
     if (!pocacheEnabled) {
-      return vanilla;
+      return super.open(f, bufferSize);
     }
+    // Ask the Manager while the NameNode is asked for the block locations.
+    String path = makeQualified(f).toUri().getPath();
+    Future<DescriptorProto> descriptor;
     try {
-      FSDataInputStream p = tryPoCache(f, vanilla);
+      descriptor = lookups.submit(() -> manager.lookup(path));
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      descriptor = java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+    FSDataInputStream vanilla = super.open(f, bufferSize);
+    try {
+      FSDataInputStream p = tryPoCache(descriptor, vanilla);
       return p != null ? p : vanilla;
     } catch (RuntimeException e) {
       fallbacks.incrementAndGet();
@@ -205,13 +228,25 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
   }
 
-  private FSDataInputStream tryPoCache(Path f, FSDataInputStream vanilla) {
+  private FSDataInputStream tryPoCache(Future<DescriptorProto> descriptor, FSDataInputStream vanilla)
+      throws IOException {
     if (!(vanilla instanceof HdfsDataInputStream)
         || !(((HdfsDataInputStream) vanilla).getWrappedStream() instanceof DFSInputStream)) {
       return null; // an encrypted file: POCache stays out of the way
     }
     DFSInputStream in = (DFSInputStream) ((HdfsDataInputStream) vanilla).getWrappedStream();
-    DescriptorProto d = manager.lookup(makeQualified(f).toUri().getPath());
+    DescriptorProto d;
+    try {
+      d = descriptor.get(); // the lookup is bounded by the Manager RPC timeout and never throws
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      vanilla.close();
+      throw new java.io.InterruptedIOException("interrupted while asking the POCache Manager");
+    } catch (java.util.concurrent.ExecutionException e) {
+      fallbacks.incrementAndGet();
+      LOG.debug("POCache descriptor lookup failed", e.getCause());
+      return null;
+    }
     if (d == null) {
       return null;
     }
@@ -228,9 +263,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         : new ContiguousLayout(d.getLength(), d.getBlockSize(), d.getSubblockBytes(), d.getK());
     ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
-    ProactiveReader reader = new ProactiveReader(in, d, layout, s, coder, pool, inflight);
+    ProactiveReader reader = new ProactiveReader(in, d, layout, s, coder, pool, buffers, inflight);
     DegradedReader degraded = d.getLayout() == LayoutProto.STRIPED ? null
-        : new DegradedReader(in, d, layout, s, coder, pool, this::stragglers, contiguousLocations(in, d.getK()),
+        : new DegradedReader(in, d, layout, s, coder, pool, buffers, this::stragglers, contiguousLocations(in, d.getK()),
             deadlineFactor, deadlineMinMillis);
     proactiveOpens.incrementAndGet();
     return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, o -> report(d, o)));
@@ -339,6 +374,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     } finally {
       if (pool != null) {
         pool.shutdown();
+      }
+      if (lookups != null) {
+        lookups.shutdown();
       }
       if (manager != null) {
         manager.close();

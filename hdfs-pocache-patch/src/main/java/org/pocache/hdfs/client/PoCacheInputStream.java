@@ -194,12 +194,31 @@ final class PoCacheInputStream extends FSInputStream
     if (degraded == null) {
       return in.read(buf);
     }
-    byte[] b = new byte[Math.min(buf.remaining(), 1 << 20)];
-    int n = read(b, 0, b.length);
-    if (n > 0) {
-      buf.put(b, 0, n);
+    synchronized (this) {
+      if (buf.hasArray()) {
+        int n = read(buf.array(), buf.arrayOffset() + buf.position(), buf.remaining());
+        if (n > 0) {
+          buf.position(buf.position() + n);
+        }
+        return n;
+      }
+      if (buf.remaining() == 0) {
+        return 0;
+      }
+      if (closed) {
+        throw new IOException("Stream closed");
+      }
+      if (pos >= fileLength) {
+        return -1;
+      }
+      if (pos < subStart || pos >= subStart + subLen) {
+        fill();
+      }
+      int n = (int) Math.min(buf.remaining(), subStart + subLen - pos);
+      buf.put(sub, (int) (pos - subStart), n); // straight from the subblock: no array per call
+      pos += n;
+      return n;
     }
-    return n;
   }
 
   @Override

@@ -69,17 +69,22 @@ final class ProactiveReader {
   private final RedisParityStore store;
   private final ErasureCoder coder;
   private final ExecutorService pool;
+  private final BufferPool buffers;
   private final int inflight;
+  /** Length of every pooled piece array: a substripe's pieces never exceed a subblock. */
+  private final int pieceBytes;
 
   ProactiveReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
-      ErasureCoder coder, ExecutorService pool, int inflight) {
+      ErasureCoder coder, ExecutorService pool, BufferPool buffers, int inflight) {
     this.data = data;
     this.d = d;
     this.layout = layout;
     this.store = store;
     this.coder = coder;
     this.pool = pool;
+    this.buffers = buffers;
     this.inflight = inflight;
+    this.pieceBytes = layout.subblockSize();
   }
 
   StripeLayout layout() {
@@ -136,12 +141,23 @@ final class ProactiveReader {
     // Fetches left in the window when this throws just finish on the pool into their own buffers.
     Deque<Fetch> window = new ArrayDeque<>();
     int next = 0;
-    while (next < substripes.size() || !window.isEmpty()) {
-      while (next < substripes.size() && window.size() < inflight) {
-        long[] ss = substripes.get(next++);
-        window.add(new Fetch(ss[0], (int) ss[1]));
+    try {
+      while (next < substripes.size() || !window.isEmpty()) {
+        while (next < substripes.size() && window.size() < inflight) {
+          long[] ss = substripes.get(next++);
+          window.add(new Fetch(ss[0], (int) ss[1]));
+        }
+        Fetch f = window.poll();
+        try {
+          f.complete(pos, buf, off, outcome);
+        } finally {
+          f.leases.close();
+        }
       }
-      window.poll().complete(pos, buf, off, outcome);
+    } finally {
+      for (Fetch f : window) {
+        f.leases.close(); // never completed: their arrays go back as their reads end
+      }
     }
   }
 
@@ -150,6 +166,8 @@ final class ProactiveReader {
     final long s;
     final int j;
     final int len;
+    final Leases leases = new Leases(buffers);
+    /** The data pieces as they will be used: the arrays the reads fill, or decoded replacements. */
     final byte[][] pieces;
     final boolean[] have;
     final CompletionService<Integer> done = new ExecutorCompletionService<>(pool);
@@ -168,17 +186,25 @@ final class ProactiveReader {
       have = new boolean[k];
       for (int i = 0; i < k; i++) {
         int n = layout.storedLength(s, j, i);
-        byte[] b = new byte[len]; // zeros past n: the virtual zeros of a short piece
-        pieces[i] = b;
         if (n > 0) {
+          byte[] b = leases.forTask(Math.max(len, pieceBytes));
+          java.util.Arrays.fill(b, n, len, (byte) 0); // the virtual zeros of a short piece
+          pieces[i] = b;
           long at = layout.fileOffset(s, j, i, 0);
           int index = i;
           futures.add(done.submit(() -> {
-            data.readFully(at, b, 0, n);
+            try {
+              data.readFully(at, b, 0, n);
+            } finally {
+              leases.written(b);
+            }
             return index;
           }));
           outstanding++;
         } else {
+          byte[] b = leases.scratch(Math.max(len, pieceBytes));
+          java.util.Arrays.fill(b, 0, len, (byte) 0);
+          pieces[i] = b;
           futures.add(null);
           have[i] = true;
         }
@@ -281,8 +307,8 @@ final class ProactiveReader {
         missing += have[i] ? 0 : 1;
       }
       for (int r = 0; r < m; r++) {
-        byte[] b = new byte[len];
-        p[r].payload().duplicate().get(b);
+        byte[] b = leases.scratch(Math.max(len, pieceBytes));
+        p[r].payload().duplicate().get(b, 0, len);
         in[k + r] = b;
       }
       int[] erased = new int[missing];
@@ -291,7 +317,10 @@ final class ProactiveReader {
           erased[e++] = i;
         }
       }
-      byte[][] out = new byte[missing][len];
+      byte[][] out = new byte[missing][];
+      for (int e = 0; e < missing; e++) {
+        out[e] = leases.scratch(Math.max(len, pieceBytes));
+      }
       try {
         coder.decode(in, 0, erased, out, 0, len);
       } catch (RuntimeException e) {

@@ -28,11 +28,21 @@ public class TestFillWorker {
 
       Path striped = new Path("/fill/striped");
       c.hdfs.writeStripedFile(striped, "RS-3-2-64k", 3 * ManagerCluster.SUBBLOCK * 5 + 777, 2);
-      check(c, m, striped, LayoutProto.STRIPED, 3);
+      DescriptorProto d = check(c, m, striped, LayoutProto.STRIPED, 3);
+      assertEquals(64 << 10, d.getSubblockBytes());
+
+      // Cells smaller than the configured subblock: a substripe is still one row of
+      // cells, since a data subblock of several cells is not one range of the file.
+      Path narrow = new Path("/fill/narrow-cells");
+      c.hdfs.writeStripedFile(narrow, "RS-3-2-16k", 3 * (16 << 10) * 11 + 5, 3);
+      d = check(c, m, narrow, LayoutProto.STRIPED, 3);
+      assertEquals(16 << 10, d.getSubblockBytes());
+      assertEquals(16 << 10, d.getCellSize());
     }
   }
 
-  private static void check(ManagerCluster c, ManagerClient m, Path p, LayoutProto layout, int k) throws Exception {
+  private static DescriptorProto check(ManagerCluster c, ManagerClient m, Path p, LayoutProto layout, int k)
+      throws Exception {
     assertTrue(m.prefetch(p.toString()).contains("fill started"));
     GenericTestUtils.waitFor(() -> {
       try {
@@ -46,5 +56,6 @@ public class TestFillWorker {
     assertEquals(layout, filled.getLayout());
     assertEquals(k, filled.getK());
     assertTrue(c.assertParityMatchesIndependentEncoding(p, filled) > 1);
+    return filled;
   }
 }

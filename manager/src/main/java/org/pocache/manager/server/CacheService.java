@@ -572,13 +572,12 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     if (fk < 2 || fk > 32) {
       return new Code("NOT_CACHEABLE: k = " + fk + " data units is outside 2..32");
     }
-    if (f.blockSize % subblock != 0) {
+    if (!f.striped() && f.blockSize % subblock != 0) {
       return new Code("NOT_CACHEABLE: block size " + f.blockSize + " is not a multiple of "
           + PoCacheConfigKeys.SUBBLOCK_KEY + " = " + subblock);
     }
-    if (f.striped() && subblock % f.ecCellSize != 0) {
-      return new Code("NOT_CACHEABLE: " + PoCacheConfigKeys.SUBBLOCK_KEY + " = " + subblock
-          + " is not a multiple of the cell size " + f.ecCellSize);
+    if (f.striped() && (f.ecCellSize <= 0 || f.blockSize % f.ecCellSize != 0)) {
+      return new Code("NOT_CACHEABLE: cell size " + f.ecCellSize + " does not divide the block size " + f.blockSize);
     }
     return new Code(fk, f.striped() ? f.ecCellSize : 0);
   }
@@ -595,8 +594,11 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private CacheIndex.Entry newEntryLocked(FileInfo f, Code code, long weight, CacheStateProto st) {
     long generation = Math.max(lastGeneration + 1, clock.getAsLong() * 1000);
     lastGeneration = generation;
+    // An erasure-coded file is sliced a row of cells at a time: its data subblock is one
+    // cell, which is one contiguous range of the file (a subblock of several cells is not).
+    int subblockBytes = code.cell > 0 ? code.cell : subblock;
     CacheIndex.Entry e = new CacheIndex.Entry(f.id, generation, f.path, 0, 0, f.blockSize, code.cell, code.k, m,
-        subblock, weight, st, redisRunIdForWrites);
+        subblockBytes, weight, st, redisRunIdForWrites);
     e.reservationId = generation;
     e.expiresAtMillis = clock.getAsLong() + reservationTtl;
     index.put(e);

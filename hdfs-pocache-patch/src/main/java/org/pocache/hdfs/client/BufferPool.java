@@ -1,0 +1,66 @@
+package org.pocache.hdfs.client;
+
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reusable subblock-sized arrays for the read path, per FileSystem. A proactive read
+ * of a 1 MiB-subblock file otherwise allocates about (k + 2m) MiB per substripe, all
+ * of it humongous for G1 (half a region or more), and the collections that follow
+ * cost a read more than the copies do.
+ *
+ * <p>Arrays are kept by exact length, up to {@code capacityBytes} in all; beyond
+ * that a released array is left to the garbage collector. A borrowed array's
+ * contents are whatever its last user left: callers zero what they rely on.
+ */
+final class BufferPool {
+  private final long capacityBytes;
+  private final AtomicLong keptBytes = new AtomicLong();
+  private final Map<Integer, Queue<byte[]>> free = new ConcurrentHashMap<>();
+  private final AtomicLong allocations = new AtomicLong();
+
+  BufferPool(long capacityBytes) {
+    if (capacityBytes < 0) {
+      throw new IllegalArgumentException("buffer pool capacity must be >= 0, got " + capacityBytes);
+    }
+    this.capacityBytes = capacityBytes;
+  }
+
+  /** An array of exactly {@code length} bytes, reused if one is free. */
+  byte[] borrow(int length) {
+    Queue<byte[]> q = free.get(length);
+    byte[] b = q == null ? null : q.poll();
+    if (b != null) {
+      keptBytes.addAndGet(-length);
+      return b;
+    }
+    allocations.incrementAndGet();
+    return new byte[length];
+  }
+
+  /** Returns an array no one reads or writes any more; null is ignored. */
+  void release(byte[] b) {
+    if (b == null || b.length == 0) {
+      return;
+    }
+    long kept = keptBytes.addAndGet(b.length);
+    if (kept > capacityBytes) {
+      keptBytes.addAndGet(-b.length);
+      return;
+    }
+    free.computeIfAbsent(b.length, n -> new ConcurrentLinkedQueue<>()).add(b);
+  }
+
+  /** Bytes held for reuse now. */
+  long keptBytes() {
+    return keptBytes.get();
+  }
+
+  /** Arrays allocated because none was free (for tests and metrics). */
+  long allocations() {
+    return allocations.get();
+  }
+}

@@ -1,0 +1,63 @@
+package org.pocache.hdfs.client;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The pooled arrays one read (a substripe, a degraded subblock) uses. An array a pool
+ * task writes into goes back to the {@link BufferPool} only when both the task has
+ * finished and the read is closed: a read to a straggler that lost the race keeps
+ * writing into its array after the caller has moved on, so that array cannot be
+ * handed to anyone else before then. Arrays only the calling thread touches
+ * (decode inputs and outputs) go back at close.
+ */
+final class Leases {
+  private final BufferPool pool;
+  private final Set<byte[]> writing = Collections.newSetFromMap(new IdentityHashMap<byte[], Boolean>());
+  private final List<byte[]> idle = new ArrayList<>();
+  private boolean closed;
+
+  Leases(BufferPool pool) {
+    this.pool = pool;
+  }
+
+  /** An array a pool task will write into; the task must call {@link #written} when it ends, however it ends. */
+  synchronized byte[] forTask(int length) {
+    byte[] b = pool.borrow(length);
+    writing.add(b);
+    return b;
+  }
+
+  /** An array only the calling thread uses until {@link #close}. */
+  synchronized byte[] scratch(int length) {
+    byte[] b = pool.borrow(length);
+    idle.add(b);
+    return b;
+  }
+
+  /** The task writing into {@code b} has ended. */
+  synchronized void written(byte[] b) {
+    if (writing.remove(b)) {
+      if (closed) {
+        pool.release(b);
+      } else {
+        idle.add(b);
+      }
+    }
+  }
+
+  /** The read is over: arrays no task writes into go back now, the others when their tasks end. */
+  synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (byte[] b : idle) {
+      pool.release(b);
+    }
+    idle.clear();
+  }
+}
