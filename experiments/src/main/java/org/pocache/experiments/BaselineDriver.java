@@ -284,6 +284,7 @@ public final class BaselineDriver {
         }
         table.field("pocache_proactive_opens", ((PoCacheFileSystem) pocacheFs).proactiveOpens());
         table.field("pocache_fallbacks", ((PoCacheFileSystem) pocacheFs).fallbacks());
+        table.field("pocache_skipped_pieces", ((PoCacheFileSystem) pocacheFs).skippedPieces());
       }
 
       // HR comes last: DFSClient's hedged-read pool is static, so once one client in

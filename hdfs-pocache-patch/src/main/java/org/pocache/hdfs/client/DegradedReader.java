@@ -46,11 +46,6 @@ final class DegradedReader {
   /** Exponentially weighted mean of direct subblock read times, nanoseconds (0: none yet). */
   private volatile double meanNanos;
 
-  /** The DataNodes holding data piece i of stripe s. */
-  interface PieceLocations {
-    List<String> of(long stripe, int dataIndex);
-  }
-
   DegradedReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
       ErasureCoder coder, ExecutorService pool, BufferPool buffers, Supplier<Set<String>> stragglers,
       PieceLocations locations, double deadlineFactor, long minDeadlineMillis) {

@@ -49,6 +49,18 @@ final class Leases {
     }
   }
 
+  /** An array from {@link #forTask} whose task ended (or never started) goes to a new task. */
+  synchronized void lend(byte[] b) {
+    for (int x = 0; x < idle.size(); x++) {
+      if (idle.get(x) == b) {
+        idle.remove(x);
+        writing.add(b);
+        return;
+      }
+    }
+    throw new IllegalStateException("lend of an array that is not idle in this read");
+  }
+
   /** The read is over: arrays no task writes into go back now, the others when their tasks end. */
   synchronized void close() {
     if (closed) {

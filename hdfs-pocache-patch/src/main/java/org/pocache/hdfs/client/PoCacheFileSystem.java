@@ -79,6 +79,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Descriptor lookups, run while HDFS opens the file; the caller runs one itself when all are busy. */
   private ThreadPoolExecutor lookups;
   private BufferPool buffers;
+  private SlowSources slowSources;
   private int inflight;
   private String coderKind;
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
@@ -116,6 +117,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(conf::get); // validate the Redis keys now, naming any bad one
+    slowSources = new SlowSources(this::stragglers);
     AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
         new LinkedBlockingQueue<Runnable>(), r -> {
@@ -150,6 +152,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Opens that got a proactive stream. */
   public long proactiveOpens() {
     return proactiveOpens.get();
+  }
+
+  /** Data pieces proactive reads left to parity because their DataNode was slow (see {@link SlowSources}). */
+  public long skippedPieces() {
+    return slowSources == null ? 0 : slowSources.skipped();
   }
 
   /** Writes whose caching was abandoned (Redis failing or too slow, commit refused). */
@@ -263,38 +270,14 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         : new ContiguousLayout(d.getLength(), d.getBlockSize(), d.getSubblockBytes(), d.getK());
     ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
-    ProactiveReader reader = new ProactiveReader(in, d, layout, s, coder, pool, buffers, inflight);
+    PieceLocations locations = new PieceLocations(in, d.getK(), d.getLayout() == LayoutProto.STRIPED);
+    ProactiveReader reader = new ProactiveReader(in, d, layout, s, coder, pool, buffers, slowSources, locations,
+        inflight, deadlineMinMillis);
     DegradedReader degraded = d.getLayout() == LayoutProto.STRIPED ? null
-        : new DegradedReader(in, d, layout, s, coder, pool, buffers, this::stragglers, contiguousLocations(in, d.getK()),
-            deadlineFactor, deadlineMinMillis);
+        : new DegradedReader(in, d, layout, s, coder, pool, buffers, this::stragglers, locations, deadlineFactor,
+            deadlineMinMillis);
     proactiveOpens.incrementAndGet();
     return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, o -> report(d, o)));
-  }
-
-  /** Where data piece i of stripe s is: the DataNodes of block s*k + i (block list fetched once, lazily). */
-  private static DegradedReader.PieceLocations contiguousLocations(DFSInputStream in, int k) {
-    java.util.concurrent.atomic.AtomicReference<List<LocatedBlock>> blocks =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    return (s, i) -> {
-      List<LocatedBlock> all = blocks.get();
-      if (all == null) {
-        try {
-          all = in.getAllBlocks();
-        } catch (IOException e) {
-          return Collections.<String>emptyList();
-        }
-        blocks.set(all);
-      }
-      long b = s * k + i;
-      if (b >= all.size()) {
-        return Collections.<String>emptyList();
-      }
-      List<String> out = new ArrayList<>();
-      for (DatanodeInfo dn : all.get((int) b).getLocations()) {
-        out.add(dn.getXferAddr());
-      }
-      return out;
-    };
   }
 
   /**

@@ -70,12 +70,16 @@ final class ProactiveReader {
   private final ErasureCoder coder;
   private final ExecutorService pool;
   private final BufferPool buffers;
+  private final SlowSources sources;
+  private final PieceLocations locations;
   private final int inflight;
+  private final long minDeadlineNanos;
   /** Length of every pooled piece array: a substripe's pieces never exceed a subblock. */
   private final int pieceBytes;
 
   ProactiveReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
-      ErasureCoder coder, ExecutorService pool, BufferPool buffers, int inflight) {
+      ErasureCoder coder, ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
+      int inflight, long minDeadlineMillis) {
     this.data = data;
     this.d = d;
     this.layout = layout;
@@ -83,7 +87,10 @@ final class ProactiveReader {
     this.coder = coder;
     this.pool = pool;
     this.buffers = buffers;
+    this.sources = sources;
+    this.locations = locations;
     this.inflight = inflight;
+    this.minDeadlineNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
     this.pieceBytes = layout.subblockSize();
   }
 
@@ -161,7 +168,7 @@ final class ProactiveReader {
     }
   }
 
-  /** One substripe in flight: k data reads and one pipelined parity GET. */
+  /** One substripe in flight: k data reads (fewer if a slow source is left to parity) and one parity GET. */
   private final class Fetch {
     final long s;
     final int j;
@@ -170,9 +177,20 @@ final class ProactiveReader {
     /** The data pieces as they will be used: the arrays the reads fill, or decoded replacements. */
     final byte[][] pieces;
     final boolean[] have;
+    /** Pieces whose read was not started because their source is slow; read only if parity fails. */
+    final boolean[] skipped;
+    /** Pieces replaced by decoded bytes before their read arrived. */
+    final boolean[] decoded;
     final CompletionService<Integer> done = new ExecutorCompletionService<>(pool);
-    /** Data read futures by piece index (null for a piece of virtual zeros), then the parity GET. */
-    final List<Future<Integer>> futures = new ArrayList<>();
+    final long born = System.nanoTime();
+    /** When each data read finished (System.nanoTime), written by the read before its future completes. */
+    final long[] arrivedAt;
+    /** When the last data piece taken so far arrived, if any has. */
+    long lastArrival;
+    boolean anyArrived;
+    /** Data read futures by piece index (null: virtual zeros, or not started). */
+    final Future<?>[] reads;
+    final Future<Integer> parityGet;
     int outstanding;
     volatile ParityValue[] parity;
 
@@ -184,40 +202,90 @@ final class ProactiveReader {
       int m = d.getM();
       pieces = new byte[k][];
       have = new boolean[k];
-      for (int i = 0; i < k; i++) {
-        int n = layout.storedLength(s, j, i);
-        if (n > 0) {
-          byte[] b = leases.forTask(Math.max(len, pieceBytes));
-          java.util.Arrays.fill(b, n, len, (byte) 0); // the virtual zeros of a short piece
-          pieces[i] = b;
-          long at = layout.fileOffset(s, j, i, 0);
-          int index = i;
-          futures.add(done.submit(() -> {
-            try {
-              data.readFully(at, b, 0, n);
-            } finally {
-              leases.written(b);
-            }
-            return index;
-          }));
-          outstanding++;
-        } else {
-          byte[] b = leases.scratch(Math.max(len, pieceBytes));
-          java.util.Arrays.fill(b, 0, len, (byte) 0);
-          pieces[i] = b;
-          futures.add(null);
-          have[i] = true;
-        }
-      }
-      futures.add(done.submit(() -> {
+      skipped = new boolean[k];
+      decoded = new boolean[k];
+      reads = new Future<?>[k];
+      arrivedAt = new long[k];
+      parityGet = done.submit(() -> {
         List<ParityKey> keys = new ArrayList<>(m);
         for (int p = 0; p < m; p++) {
           keys.add(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p));
         }
         parity = store.getAll(keys);
         return -1;
-      }));
+      });
       outstanding++;
+      int skips = 0;
+      for (int i = 0; i < k; i++) {
+        int n = layout.storedLength(s, j, i);
+        if (n > 0) {
+          byte[] b = leases.forTask(Math.max(len, pieceBytes));
+          java.util.Arrays.fill(b, n, len, (byte) 0); // the virtual zeros of a short piece
+          pieces[i] = b;
+          if (skips < m && sources.judging() && sources.skip(locations.of(s, i))) {
+            skipped[i] = true;
+            skips++;
+            leases.written(b); // no read writes into it unless started later
+          } else {
+            startRead(i);
+          }
+        } else {
+          byte[] b = leases.scratch(Math.max(len, pieceBytes));
+          java.util.Arrays.fill(b, 0, len, (byte) 0);
+          pieces[i] = b;
+          have[i] = true;
+        }
+      }
+    }
+
+    private void startRead(int i) {
+      int n = layout.storedLength(s, j, i);
+      long at = layout.fileOffset(s, j, i, 0);
+      byte[] b = pieces[i];
+      if (skipped[i]) {
+        leases.lend(b); // a skipped piece's array goes back to a read after all
+        skipped[i] = false;
+      }
+      reads[i] = done.submit(() -> {
+        try {
+          data.readFully(at, b, 0, n);
+          arrivedAt[i] = System.nanoTime();
+        } finally {
+          leases.written(b);
+        }
+        return i;
+      });
+      outstanding++;
+    }
+
+    /**
+     * The next finished read or GET; null if a skipped piece should be read now: some
+     * data piece has arrived, and the pieces still out have taken longer since the last
+     * arrival than the arrivals took since the start (at least the minimum deadline).
+     */
+    private Future<Integer> next() throws InterruptedException {
+      boolean anySkipped = false;
+      for (boolean x : skipped) {
+        anySkipped |= x;
+      }
+      if (!anySkipped || !anyArrived) {
+        return done.take();
+      }
+      long wait = Math.max(minDeadlineNanos, lastArrival - born);
+      long left = lastArrival + wait - System.nanoTime();
+      return left <= 0 ? done.poll() : done.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** Starts the reads left to parity; false if there were none. */
+    private boolean startSkipped() {
+      boolean any = false;
+      for (int i = 0; i < skipped.length; i++) {
+        if (skipped[i]) {
+          startRead(i);
+          any = true;
+        }
+      }
+      return any;
     }
 
     void complete(long pos, byte[] buf, int off, Outcome outcome) throws IOException {
@@ -229,26 +297,44 @@ final class ProactiveReader {
       try {
         while (true) {
           int missing = k - count(have);
-          if (missing == 0 || (parityOk && missing <= m) || outstanding == 0) {
+          if (missing == 0 || (parityOk && missing <= m)) {
             break;
           }
-          Future<Integer> f = done.take();
+          if (outstanding == 0) {
+            if (startSkipped()) {
+              continue;
+            }
+            break;
+          }
+          Future<Integer> f = next();
+          if (f == null) {
+            // A piece that was read lags behind its peers while a skipped one waits: the
+            // skip may rest on stale history (the straggler moved), so read it after all.
+            startSkipped();
+            continue;
+          }
           outstanding--;
-          boolean isParity = f == futures.get(k);
           try {
             int i = f.get();
             if (i < 0) {
               parityOk = usable(outcome);
+              if (!parityOk) {
+                startSkipped(); // parity cannot stand in for them: read them after all
+              }
             } else {
               have[i] = true;
+              lastArrival = anyArrived ? Math.max(lastArrival, arrivedAt[i]) : arrivedAt[i];
+              anyArrived = true;
             }
           } catch (ExecutionException e) {
             Throwable c = e.getCause();
-            if (isParity) {
+            if (f == parityGet) {
               outcome.parityCorrupt |= c instanceof org.pocache.cache.CorruptParityException;
               outcome.cacheError |= !(c instanceof org.pocache.cache.CorruptParityException);
+              startSkipped();
             } else {
               dataError = c instanceof IOException ? (IOException) c : new IOException(c);
+              startSkipped(); // rebuilding the failed piece needs every other one
             }
           }
         }
@@ -256,14 +342,18 @@ final class ProactiveReader {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException("interrupted during a proactive read");
       }
-      if (count(have) < k && !(parityOk && decode(outcome))) {
+      if (count(have) < k && !(parityOk && k - count(have) <= m && decode(outcome))) {
         // Parity could not stand in: the data pieces themselves, as vanilla HDFS would.
         if (dataError != null) {
           throw dataError;
         }
+        startSkipped();
         waitForData();
       }
       for (int i = 0; i < k; i++) {
+        if (reads[i] != null && (decoded[i] || sources.judging())) {
+          sources.served(locations.of(s, i), decoded[i]);
+        }
         int n = layout.storedLength(s, j, i);
         if (n > 0) {
           long at = layout.fileOffset(s, j, i, 0);
@@ -335,9 +425,10 @@ final class ProactiveReader {
         }
       }
       for (int e = 0; e < missing; e++) {
-        // The late read still owns pieces[i]; the decoded bytes take its place.
+        // A late read still owns its array; the decoded bytes take its place.
         pieces[erased[e]] = out[e];
         have[erased[e]] = true;
+        decoded[erased[e]] = true;
       }
       outcome.decoded += missing;
       return true;
@@ -347,7 +438,7 @@ final class ProactiveReader {
       for (int i = 0; i < d.getK(); i++) {
         if (!have[i]) {
           try {
-            futures.get(i).get();
+            reads[i].get();
             have[i] = true;
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,0 +1,120 @@
+package org.pocache.hdfs.client;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Which data pieces a proactive read leaves to parity, so that a straggler's
+ * bandwidth is not spent on reads whose bytes are decoded anyway (and so that such
+ * abandoned reads do not pile up on it).
+ *
+ * <p>The policy, per FileSystem: a piece is skipped when every DataNode holding it is
+ * on the Manager's straggler list; or, for a piece on one DataNode, when that
+ * DataNode was the late one (its piece decoded rather than awaited) in at least
+ * {@value #LATE_OF} of the last {@value #WINDOW} substripes it was asked for. Such a
+ * DataNode is still read every {@value #PROBE_EVERY}th time, so a recovered one is
+ * noticed: once it is on time again its history clears. A piece with several
+ * replicas is judged by the straggler list only, since which replica HDFS reads is
+ * not known here. A read skips at most m pieces per substripe (what parity can
+ * replace), and reads the skipped pieces after all if the parity turns out to be
+ * missing or unusable.
+ */
+final class SlowSources {
+  static final int WINDOW = 4;
+  static final int LATE_OF = 3;
+  static final int PROBE_EVERY = 8;
+
+  private final Supplier<Set<String>> stragglers;
+  private final Map<String, History> histories = new ConcurrentHashMap<>();
+  private final AtomicLong skipped = new AtomicLong();
+
+  SlowSources(Supplier<Set<String>> stragglers) {
+    this.stragglers = stragglers;
+  }
+
+  /**
+   * Whether any DataNode is slow now (listed, or with a history of late reads): if
+   * not, pieces need not be located at all.
+   */
+  boolean judging() {
+    return !histories.isEmpty() || !stragglers.get().isEmpty();
+  }
+
+  /** Whether to leave the piece held by {@code dataNodes} to parity this time. */
+  boolean skip(List<String> dataNodes) {
+    if (dataNodes.isEmpty()) {
+      return false;
+    }
+    Set<String> listed = stragglers.get();
+    boolean allListed = !listed.isEmpty();
+    for (String dn : dataNodes) {
+      allListed &= listed.contains(dn);
+    }
+    boolean skip = allListed;
+    if (!skip && dataNodes.size() == 1) {
+      History h = histories.get(dataNodes.get(0));
+      skip = h != null && h.skipNow();
+    }
+    if (skip) {
+      skipped.incrementAndGet();
+    }
+    return skip;
+  }
+
+  /** The piece held by {@code dataNodes} was read; {@code late}: parity replaced it before it arrived. */
+  void served(List<String> dataNodes, boolean late) {
+    if (dataNodes.size() != 1) {
+      return;
+    }
+    String dn = dataNodes.get(0);
+    History h = histories.get(dn);
+    if (h == null) {
+      if (!late) {
+        return; // nothing to remember about a DataNode that has only ever been on time
+      }
+      h = histories.computeIfAbsent(dn, x -> new History());
+    }
+    if (h.add(late)) {
+      histories.remove(dn, h); // nothing late in its window any more
+    }
+  }
+
+  /** Pieces left to parity so far. */
+  long skipped() {
+    return skipped.get();
+  }
+
+  /** The last {@link #WINDOW} outcomes of one DataNode's reads, newest in bit 0. */
+  private static final class History {
+    private int bits;
+    private int count;
+    private int sinceProbe;
+
+    /** Records one outcome; true if no read in the window was late. */
+    synchronized boolean add(boolean late) {
+      if (!late && count >= WINDOW && Integer.bitCount(bits) >= LATE_OF) {
+        bits = 0; // an on-time probe: the DataNode has recovered
+        count = 0;
+        return true;
+      }
+      bits = (bits << 1 | (late ? 1 : 0)) & ((1 << WINDOW) - 1);
+      count = Math.min(WINDOW, count + 1);
+      return bits == 0;
+    }
+
+    synchronized boolean skipNow() {
+      if (count < WINDOW || Integer.bitCount(bits) < LATE_OF) {
+        return false;
+      }
+      if (++sinceProbe >= PROBE_EVERY) {
+        sinceProbe = 0;
+        return false; // a probe: read it and see
+      }
+      return true;
+    }
+  }
+}

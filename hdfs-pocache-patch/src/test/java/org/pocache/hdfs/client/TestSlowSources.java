@@ -1,0 +1,90 @@
+package org.pocache.hdfs.client;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.Test;
+
+/** The skip policy of proactive reads: history of late reads, probes, and the Manager's list. */
+public class TestSlowSources {
+  private static final List<String> A = Collections.singletonList("dn-a:9866");
+  private static final List<String> B = Collections.singletonList("dn-b:9866");
+
+  @Test
+  public void aDataNodeLateThreeOfFourTimesIsSkippedAndProbed() {
+    Set<String> listed = new HashSet<>();
+    SlowSources s = new SlowSources(() -> listed);
+    assertFalse("nothing known yet", s.judging());
+    s.served(A, true);
+    s.served(A, false);
+    s.served(A, true);
+    assertTrue(s.judging());
+    assertFalse("three outcomes are not a window", s.skip(A));
+    s.served(A, true); // late 3 of the last 4
+    int skips = 0;
+    int probes = 0;
+    for (int i = 0; i < 3 * SlowSources.PROBE_EVERY; i++) {
+      if (s.skip(A)) {
+        skips++;
+      } else {
+        probes++;
+        s.served(A, true); // the probe was late again
+      }
+    }
+    assertEquals(3, probes);
+    assertEquals(3 * (SlowSources.PROBE_EVERY - 1), skips);
+    assertEquals(skips, s.skipped());
+    assertFalse("B has no history", s.skip(B));
+  }
+
+  @Test
+  public void anOnTimeProbeClearsTheHistory() {
+    SlowSources s = new SlowSources(Collections::emptySet);
+    for (int i = 0; i < 4; i++) {
+      s.served(A, true);
+    }
+    assertTrue(s.skip(A));
+    s.served(A, false); // e.g. read after all because its skip rested on stale history
+    assertFalse(s.skip(A));
+    assertFalse("a cleared history is forgotten", s.judging());
+  }
+
+  @Test
+  public void twoLateOfFourIsNotEnough() {
+    SlowSources s = new SlowSources(Collections::emptySet);
+    s.served(A, true);
+    s.served(A, false);
+    s.served(A, true);
+    s.served(A, false);
+    assertFalse(s.skip(A));
+  }
+
+  @Test
+  public void theManagersListSkipsOnlyWhenEveryReplicaIsOnIt() {
+    Set<String> listed = new HashSet<>(Arrays.asList("dn-a:9866"));
+    SlowSources s = new SlowSources(() -> listed);
+    assertTrue(s.judging());
+    assertTrue(s.skip(A));
+    assertFalse("a healthy replica may serve it", s.skip(Arrays.asList("dn-a:9866", "dn-b:9866")));
+    listed.add("dn-b:9866");
+    assertTrue(s.skip(Arrays.asList("dn-a:9866", "dn-b:9866")));
+    assertFalse("no location, no judgement", s.skip(Collections.<String>emptyList()));
+  }
+
+  @Test
+  public void replicatedPiecesLeaveNoHistory() {
+    SlowSources s = new SlowSources(Collections::emptySet);
+    List<String> both = Arrays.asList("dn-a:9866", "dn-b:9866");
+    for (int i = 0; i < 8; i++) {
+      s.served(both, true);
+    }
+    assertFalse(s.judging());
+    assertFalse(s.skip(A));
+  }
+}
