@@ -143,36 +143,83 @@ final class ProactiveReader {
     return out;
   }
 
-  /** Reads the given substripes into buf (buf[off] is file offset pos), {@code inflight} at a time. */
+  /**
+   * Reads the given substripes into buf (buf[off] is file offset pos), {@code inflight}
+   * at a time. Consecutive substripes whose data pieces continue each other in the
+   * file (a replicated file's subblocks of one block) are fetched together: one read
+   * per data piece and one pipelined GET for all their parity, so a whole-file read
+   * makes the same requests to the DataNodes as parallel block reads would; two such
+   * runs are in flight. An erasure-coded file's substripes (rows of cells) are fetched
+   * one by one, {@code inflight} at a time.
+   */
   void read(List<long[]> substripes, long pos, byte[] buf, int off, Outcome outcome) throws IOException {
-    // Fetches left in the window when this throws just finish on the pool into their own buffers.
+    // Fetches left in flight when this throws just finish on the pool into their own arrays.
     Deque<Fetch> window = new ArrayDeque<>();
     int next = 0;
     try {
       while (next < substripes.size() || !window.isEmpty()) {
         while (next < substripes.size() && window.size() < inflight) {
-          long[] ss = substripes.get(next++);
-          window.add(new Fetch(ss[0], (int) ss[1]));
+          long s = substripes.get(next)[0];
+          int j0 = (int) substripes.get(next)[1];
+          int count = 1;
+          while (count < inflight && next + count < substripes.size()
+              && substripes.get(next + count)[0] == s && substripes.get(next + count)[1] == j0 + count
+              && continues(s, j0 + count)) {
+            count++;
+          }
+          next += count;
+          window.add(new Fetch(s, j0, count, pos, buf, off));
+          if (count > 1 && window.size() >= 2) {
+            break; // two runs in flight are enough to keep every DataNode busy
+          }
         }
         Fetch f = window.poll();
         try {
-          f.complete(pos, buf, off, outcome);
+          f.complete(outcome);
         } finally {
-          f.leases.close();
+          f.close();
         }
       }
     } finally {
       for (Fetch f : window) {
-        f.leases.close(); // never completed: their arrays go back as their reads end
+        f.close(); // never completed: no more copies into buf; arrays go back as their reads end
       }
     }
   }
 
-  /** One substripe in flight: k data reads (fewer if a slow source is left to parity) and one parity GET. */
+  /**
+   * Whether every data piece of substripe (s, j) starts in the file right where the
+   * same piece of (s, j - 1) ends (or is empty), so both can be read as one range.
+   */
+  private boolean continues(long s, int j) {
+    for (int i = 0; i < d.getK(); i++) {
+      int n = layout.storedLength(s, j, i);
+      if (n > 0 && (layout.storedLength(s, j - 1, i) != pieceBytes
+          || layout.fileOffset(s, j, i, 0) != layout.fileOffset(s, j - 1, i, 0) + pieceBytes)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A run of {@code count} consecutive substripes in flight: one read per data piece
+   * (none for a slow source left to parity) and one GET of all their parity. Piece i's
+   * array holds substripe j0 + c at offset c * S. A data read copies its piece into
+   * the caller's buffer as soon as it arrives, so only pieces decoded or arriving
+   * last are copied on the caller's time; once the fetch is closed no read touches
+   * the caller's buffer again.
+   */
   private final class Fetch {
     final long s;
-    final int j;
-    final int len;
+    final int j0;
+    final int count;
+    /** Parity length of each substripe of the run. */
+    final int[] len;
+    /** Stored bytes of piece i in substripe j0 + c: stored[c][i]. */
+    final int[][] stored;
+    /** Stored bytes of piece i in the whole run. */
+    final int[] total;
     final Leases leases = new Leases(buffers);
     /** The data pieces as they will be used: the arrays the reads fill, or decoded replacements. */
     final byte[][] pieces;
@@ -192,35 +239,78 @@ final class ProactiveReader {
     final Future<?>[] reads;
     final Future<Integer> parityGet;
     int outstanding;
+    /** Parity value r of substripe j0 + c at c * m + r. */
     volatile ParityValue[] parity;
+    /** Parity r of the whole run, substripe j0 + c at offset c * S; filled by the GET when every value is usable. */
+    final byte[][] parityBytes;
+    /** The caller's buffer: buf[off] is file offset pos. Guarded by this fetch's monitor. */
+    private final long pos;
+    private final byte[] buf;
+    private final int off;
+    /** Pieces already in the caller's buffer; once closed, reads no longer copy. Guarded by this. */
+    private final boolean[] copied;
+    private boolean closed;
 
-    Fetch(long s, int j) {
+    Fetch(long s, int j0, int count, long pos, byte[] buf, int off) {
       this.s = s;
-      this.j = j;
-      this.len = layout.parityLength(s, j);
+      this.j0 = j0;
+      this.count = count;
+      this.pos = pos;
+      this.buf = buf;
+      this.off = off;
       int k = d.getK();
       int m = d.getM();
+      len = new int[count];
+      stored = new int[count][k];
+      total = new int[k];
+      for (int c = 0; c < count; c++) {
+        len[c] = layout.parityLength(s, j0 + c);
+        for (int i = 0; i < k; i++) {
+          stored[c][i] = layout.storedLength(s, j0 + c, i);
+          total[i] += stored[c][i];
+        }
+      }
       pieces = new byte[k][];
       have = new boolean[k];
       skipped = new boolean[k];
       decoded = new boolean[k];
       reads = new Future<?>[k];
       arrivedAt = new long[k];
+      copied = new boolean[k];
+      parityBytes = new byte[m][];
+      for (int r = 0; r < m; r++) {
+        parityBytes[r] = leases.forTask(count * pieceBytes);
+      }
       parityGet = done.submit(() -> {
-        List<ParityKey> keys = new ArrayList<>(m);
-        for (int p = 0; p < m; p++) {
-          keys.add(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p));
+        try {
+          List<ParityKey> keys = new ArrayList<>(count * m);
+          for (int c = 0; c < count; c++) {
+            for (int p = 0; p < m; p++) {
+              keys.add(store.key(d.getFileId(), d.getGeneration(), (int) s, j0 + c, p));
+            }
+          }
+          ParityValue[] values = store.getAll(keys);
+          // Unpacked here, while the data is still on its way, not on the caller's time.
+          for (int x = 0; x < values.length; x++) {
+            int c = x / m;
+            if (values[x] != null && values[x].payloadLength() == len[c]) {
+              values[x].payload().duplicate().get(parityBytes[x % m], c * pieceBytes, len[c]);
+            }
+          }
+          parity = values;
+        } finally {
+          for (byte[] b : parityBytes) {
+            leases.written(b);
+          }
         }
-        parity = store.getAll(keys);
         return -1;
       });
       outstanding++;
       int skips = 0;
       for (int i = 0; i < k; i++) {
-        int n = layout.storedLength(s, j, i);
-        if (n > 0) {
-          byte[] b = leases.forTask(Math.max(len, pieceBytes));
-          java.util.Arrays.fill(b, n, len, (byte) 0); // the virtual zeros of a short piece
+        if (total[i] > 0) {
+          byte[] b = leases.forTask(count * pieceBytes);
+          zeroPastStored(b, i); // the virtual zeros of a short piece
           pieces[i] = b;
           if (skips < m && sources.judging() && sources.skip(locations.of(s, i))) {
             skipped[i] = true;
@@ -230,17 +320,25 @@ final class ProactiveReader {
             startRead(i);
           }
         } else {
-          byte[] b = leases.scratch(Math.max(len, pieceBytes));
-          java.util.Arrays.fill(b, 0, len, (byte) 0);
+          byte[] b = leases.scratch(count * pieceBytes);
+          zeroPastStored(b, i);
           pieces[i] = b;
           have[i] = true;
         }
       }
     }
 
+    private void zeroPastStored(byte[] b, int i) {
+      for (int c = 0; c < count; c++) {
+        if (stored[c][i] < len[c]) {
+          java.util.Arrays.fill(b, c * pieceBytes + stored[c][i], c * pieceBytes + len[c], (byte) 0);
+        }
+      }
+    }
+
     private void startRead(int i) {
-      int n = layout.storedLength(s, j, i);
-      long at = layout.fileOffset(s, j, i, 0);
+      int n = total[i];
+      long at = layout.fileOffset(s, j0, i, 0);
       byte[] b = pieces[i];
       if (skipped[i]) {
         leases.lend(b); // a skipped piece's array goes back to a read after all
@@ -250,6 +348,12 @@ final class ProactiveReader {
         try {
           data.readFully(at, b, 0, n);
           arrivedAt[i] = System.nanoTime();
+          synchronized (this) {
+            if (!closed) {
+              copyOut(i, b);
+              copied[i] = true;
+            }
+          }
         } finally {
           leases.written(b);
         }
@@ -288,12 +392,31 @@ final class ProactiveReader {
       return any;
     }
 
-    void complete(long pos, byte[] buf, int off, Outcome outcome) throws IOException {
+    /** Copies piece i (from {@code from}) into the caller's buffer. Called holding this fetch's monitor. */
+    private void copyOut(int i, byte[] from) {
+      for (int c = 0; c < count; c++) {
+        int n = stored[c][i];
+        if (n > 0) {
+          long at = layout.fileOffset(s, j0 + c, i, 0);
+          System.arraycopy(from, c * pieceBytes, buf, off + (int) (at - pos), n);
+        }
+      }
+    }
+
+    /** No read copies into the caller's buffer after this; arrays go back as their reads end. */
+    void close() {
+      synchronized (this) {
+        closed = true;
+      }
+      leases.close();
+    }
+
+    void complete(Outcome outcome) throws IOException {
       int k = d.getK();
       int m = d.getM();
       boolean parityOk = false;
       IOException dataError = null;
-      outcome.substripes++;
+      outcome.substripes += count;
       try {
         while (true) {
           int missing = k - count(have);
@@ -350,14 +473,17 @@ final class ProactiveReader {
         startSkipped();
         waitForData();
       }
+      synchronized (this) {
+        closed = true; // from here on the caller's buffer is the caller's alone
+        for (int i = 0; i < k; i++) {
+          if (!copied[i]) {
+            copyOut(i, pieces[i]); // decoded, or virtual zeros (nothing stored)
+          }
+        }
+      }
       for (int i = 0; i < k; i++) {
         if (reads[i] != null && (decoded[i] || sources.judging())) {
           sources.served(locations.of(s, i), decoded[i]);
-        }
-        int n = layout.storedLength(s, j, i);
-        if (n > 0) {
-          long at = layout.fileOffset(s, j, i, 0);
-          System.arraycopy(pieces[i], 0, buf, off + (int) (at - pos), n);
         }
       }
     }
@@ -372,12 +498,14 @@ final class ProactiveReader {
 
     /** Whether every parity value arrived intact (the values' own checksums were checked by the store). */
     private boolean usable(Outcome outcome) {
-      for (ParityValue v : parity) {
+      ParityValue[] p = parity;
+      for (int x = 0; x < p.length; x++) {
+        ParityValue v = p[x];
         if (v == null) {
           outcome.parityMissing = true;
           return false;
         }
-        if (v.payloadLength() != len) {
+        if (v.payloadLength() != len[x / d.getM()]) {
           outcome.parityCorrupt = true;
           return false;
         }
@@ -385,7 +513,7 @@ final class ProactiveReader {
       return true;
     }
 
-    /** Rebuilds the missing data pieces; false if the result does not match the stored CRCs. */
+    /** Rebuilds the missing data pieces of every substripe; false if a result does not match its stored CRC. */
     private boolean decode(Outcome outcome) {
       ParityValue[] p = parity;
       int k = d.getK();
@@ -397,9 +525,7 @@ final class ProactiveReader {
         missing += have[i] ? 0 : 1;
       }
       for (int r = 0; r < m; r++) {
-        byte[] b = leases.scratch(Math.max(len, pieceBytes));
-        p[r].payload().duplicate().get(b, 0, len);
-        in[k + r] = b;
+        in[k + r] = parityBytes[r];
       }
       int[] erased = new int[missing];
       for (int i = 0, e = 0; i < k; i++) {
@@ -409,19 +535,22 @@ final class ProactiveReader {
       }
       byte[][] out = new byte[missing][];
       for (int e = 0; e < missing; e++) {
-        out[e] = leases.scratch(Math.max(len, pieceBytes));
+        out[e] = leases.scratch(count * pieceBytes);
       }
-      try {
-        coder.decode(in, 0, erased, out, 0, len);
-      } catch (RuntimeException e) {
-        outcome.parityCorrupt = true; // parity that cannot even be decoded: wait for the data
-        return false;
-      }
-      for (int e = 0; e < missing; e++) {
-        int i = erased[e];
-        if (Crc32c.of(out[e], 0, layout.storedLength(s, j, i)) != p[0].dataCrc(i)) {
-          outcome.parityCorrupt = true;
-          return false; // never return bytes HDFS would not have returned
+      for (int c = 0; c < count; c++) {
+        int at = c * pieceBytes;
+        try {
+          coder.decode(in, at, erased, out, at, len[c]);
+        } catch (RuntimeException e) {
+          outcome.parityCorrupt = true; // parity that cannot even be decoded: wait for the data
+          return false;
+        }
+        for (int e = 0; e < missing; e++) {
+          int i = erased[e];
+          if (Crc32c.of(out[e], at, stored[c][i]) != p[c * m].dataCrc(i)) {
+            outcome.parityCorrupt = true;
+            return false; // never return bytes HDFS would not have returned
+          }
         }
       }
       for (int e = 0; e < missing; e++) {
@@ -429,8 +558,10 @@ final class ProactiveReader {
         pieces[erased[e]] = out[e];
         have[erased[e]] = true;
         decoded[erased[e]] = true;
+        for (int c = 0; c < count; c++) {
+          outcome.decoded += stored[c][erased[e]] > 0 ? 1 : 0;
+        }
       }
-      outcome.decoded += missing;
       return true;
     }
 
