@@ -364,8 +364,9 @@ final class ProactiveReader {
 
     /**
      * The next finished read or GET; null if a skipped piece should be read now: some
-     * data piece has arrived, and the pieces still out have taken longer since the last
-     * arrival than the arrivals took since the start (at least the minimum deadline).
+     * data piece has arrived, and the pieces still out have lagged behind the last
+     * arrival by half the time the arrivals took since the start (at least the minimum
+     * deadline). Healthy pieces of one fetch arrive within a few percent of each other.
      */
     private Future<Integer> next() throws InterruptedException {
       boolean anySkipped = false;
@@ -375,7 +376,7 @@ final class ProactiveReader {
       if (!anySkipped || !anyArrived) {
         return done.take();
       }
-      long wait = Math.max(minDeadlineNanos, lastArrival - born);
+      long wait = Math.max(minDeadlineNanos, (lastArrival - born) / 2);
       long left = lastArrival + wait - System.nanoTime();
       return left <= 0 ? done.poll() : done.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
