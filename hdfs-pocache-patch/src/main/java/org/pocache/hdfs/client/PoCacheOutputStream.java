@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.RedisParityStore;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * this file and releases the reservation; the HDFS write never fails or waits
  * because of it. hflush/hsync pass through: parity stays private until close.
  */
-final class PoCacheOutputStream extends OutputStream implements Syncable {
+final class PoCacheOutputStream extends OutputStream implements Syncable, StreamCapabilities {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheOutputStream.class);
   private static final long UPLOAD_WAIT_SECONDS = 60;
 
@@ -183,6 +184,12 @@ final class PoCacheOutputStream extends OutputStream implements Syncable {
     } else {
       out.flush();
     }
+  }
+
+  /** The HDFS stream's capabilities (hflush, hsync, ...): callers such as HBase check them before relying on them. */
+  @Override
+  public boolean hasCapability(String capability) {
+    return out instanceof StreamCapabilities && ((StreamCapabilities) out).hasCapability(capability);
   }
 
   @Override

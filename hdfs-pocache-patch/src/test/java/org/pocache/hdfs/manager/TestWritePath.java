@@ -81,6 +81,64 @@ public class TestWritePath {
     }
   }
 
+  /**
+   * hflush/hsync are HDFS's (the flushed bytes are visible to readers at once; the
+   * parity stays private until close); append and truncate change the file, and the
+   * Manager stops serving its parity.
+   */
+  @Test
+  public void hflushPassesThroughAppendAndTruncateInvalidate() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path p = new Path("/write/flushed");
+      long half = 2 * ManagerCluster.BLOCK + 100;
+      byte[] chunk = new byte[(int) half];
+      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+        assertTrue(out.hasCapability("hflush"));
+        assertTrue(out.hasCapability("hsync"));
+        DataPattern.fill(60, 0, chunk, 0, chunk.length);
+        out.write(chunk);
+        out.hflush();
+        byte[] seen = new byte[chunk.length];
+        try (FSDataInputStream in = c.hdfs.fs().open(p)) {
+          in.readFully(0, seen); // visible before close, as with HDFS's own stream
+        }
+        assertEquals(-1, DataPattern.firstMismatch(60, 0, seen, 0, seen.length));
+        assertFalse("parity served before close", m.getDescriptor(p.toString()).hasParity());
+        DataPattern.fill(60, half, chunk, 0, chunk.length);
+        out.write(chunk);
+        out.hsync();
+      }
+      DescriptorProto d = m.getDescriptor(p.toString()).getParity();
+      assertEquals(2 * half, d.getLength());
+      assertTrue(c.assertParityMatchesIndependentEncoding(p, d) >= 1);
+
+      try (FSDataOutputStream out = fs.append(p)) {
+        DataPattern.fill(60, 2 * half, chunk, 0, 1000);
+        out.write(chunk, 0, 1000);
+      }
+      assertFalse("parity served after append", m.getDescriptor(p.toString()).hasParity());
+      byte[] all = new byte[(int) (2 * half + 1000)];
+      try (FSDataInputStream in = fs.open(p)) {
+        in.readFully(0, all);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(60, 0, all, 0, all.length));
+
+      Path q = new Path("/write/truncated");
+      write(fs, q, 3 * ManagerCluster.BLOCK, 61, 8192);
+      assertTrue(m.getDescriptor(q.toString()).hasParity());
+      assertTrue("truncate at a block boundary is immediate", fs.truncate(q, 2 * ManagerCluster.BLOCK));
+      assertFalse("parity served after truncate", m.getDescriptor(q.toString()).hasParity());
+      byte[] rest = new byte[(int) (2 * ManagerCluster.BLOCK)];
+      try (FSDataInputStream in = fs.open(q)) {
+        in.readFully(0, rest);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(61, 0, rest, 0, rest.length));
+    }
+  }
+
   private static void write(PoCacheFileSystem fs, Path p, long length, long seed, int chunkSize) throws Exception {
     try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
       byte[] chunk = new byte[chunkSize];
