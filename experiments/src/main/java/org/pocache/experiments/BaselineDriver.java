@@ -336,7 +336,8 @@ public final class BaselineDriver {
   /**
    * POCache's write cost (paper: 8.18%): the same F files of --write-size written
    * through stock HDFS and through PoCacheFileSystem (admission, incremental
-   * encoding, parity uploads, commit), alternating, after one untimed write each.
+   * encoding, parity uploads, commit), --repeats times each in alternating order,
+   * after one untimed write each.
    */
   private static void compareWrites(Config c, MiniHdfs hdfs, Configuration pocacheConf, ResultTable table,
       PrintStream out) throws IOException {
@@ -348,18 +349,32 @@ public final class BaselineDriver {
          FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
       timeWrite(plainFs, new Path("/baseline/write/warm-vanilla"), c, chunk);
       timeWrite(pocacheFs, new Path("/baseline/write/warm-pocache"), c, chunk);
-      for (int f = 0; f < c.files; f++) {
-        vanillaMs += timeWrite(plainFs, new Path("/baseline/write/vanilla-" + f), c, chunk);
-        pocacheMs += timeWrite(pocacheFs, new Path("/baseline/write/pocache-" + f), c, chunk);
+      // Single writes on a small shared machine vary by 20% or more: every file is
+      // written R times per mode, in alternating order, and the totals compared.
+      for (int r = 0; r < c.repeats; r++) {
+        for (int f = 0; f < c.files; f++) {
+          Path v = new Path("/baseline/write/vanilla-" + r + "-" + f);
+          Path p = new Path("/baseline/write/pocache-" + r + "-" + f);
+          if ((r + f) % 2 == 0) {
+            vanillaMs += timeWrite(plainFs, v, c, chunk);
+            pocacheMs += timeWrite(pocacheFs, p, c, chunk);
+          } else {
+            pocacheMs += timeWrite(pocacheFs, p, c, chunk);
+            vanillaMs += timeWrite(plainFs, v, c, chunk);
+          }
+          plainFs.delete(v, false); // keeps the cluster's disk use to one pair of files
+          plainFs.delete(p, false);
+        }
       }
       cached = ((PoCacheFileSystem) pocacheFs).cachedWrites() - ((PoCacheFileSystem) pocacheFs).abandonedWrites();
     }
     double overhead = pocacheMs / vanillaMs;
     table.field("write_overhead", overhead);
     table.field("write_files_cached", cached);
-    out.printf(Locale.ROOT, "writes of %d x %s: vanilla %.1f ms, pocache %.1f ms per file -> write_overhead %.3f"
-        + " (%d of %d pocache writes cached their parity)%n", c.files, size(c.writeSize), vanillaMs / c.files,
-        pocacheMs / c.files, overhead, cached, c.files + 1);
+    int writes = c.files * c.repeats;
+    out.printf(Locale.ROOT, "writes of %d x %s, %d times each: vanilla %.1f ms, pocache %.1f ms per file ->"
+        + " write_overhead %.3f (%d of %d pocache writes cached their parity)%n", c.files, size(c.writeSize),
+        c.repeats, vanillaMs / writes, pocacheMs / writes, overhead, cached, writes + 1);
   }
 
   private static double timeWrite(FileSystem fs, Path p, Config c, byte[] chunk) throws IOException {
