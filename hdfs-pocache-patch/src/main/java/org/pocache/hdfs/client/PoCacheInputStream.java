@@ -138,7 +138,21 @@ final class PoCacheInputStream extends FSInputStream
     if (off < 0 || len < 0 || len > b.length - off) {
       throw new IndexOutOfBoundsException("offset " + off + ", length " + len + ", buffer " + b.length);
     }
-    if (len == 0) {
+    int n = ready(len);
+    if (n > 0) {
+      System.arraycopy(sub, (int) (pos - subStart), b, off, n);
+      pos += n;
+    }
+    return n;
+  }
+
+  /**
+   * Makes the subblock holding {@code pos} current and returns how many of the
+   * {@code wanted} bytes it can give from {@code pos}: 0 if none are wanted, -1 at
+   * the end of the file.
+   */
+  private int ready(int wanted) throws IOException {
+    if (wanted == 0) {
       return 0;
     }
     if (closed) {
@@ -150,10 +164,7 @@ final class PoCacheInputStream extends FSInputStream
     if (pos < subStart || pos >= subStart + subLen) {
       fill();
     }
-    int n = (int) Math.min(len, subStart + subLen - pos);
-    System.arraycopy(sub, (int) (pos - subStart), b, off, n);
-    pos += n;
-    return n;
+    return (int) Math.min(wanted, subStart + subLen - pos);
   }
 
   /** Loads the data subblock holding {@code pos}, through the degraded reader. */
@@ -202,21 +213,11 @@ final class PoCacheInputStream extends FSInputStream
         }
         return n;
       }
-      if (buf.remaining() == 0) {
-        return 0;
+      int n = ready(buf.remaining());
+      if (n > 0) {
+        buf.put(sub, (int) (pos - subStart), n); // straight from the subblock: no array per call
+        pos += n;
       }
-      if (closed) {
-        throw new IOException("Stream closed");
-      }
-      if (pos >= fileLength) {
-        return -1;
-      }
-      if (pos < subStart || pos >= subStart + subLen) {
-        fill();
-      }
-      int n = (int) Math.min(buf.remaining(), subStart + subLen - pos);
-      buf.put(sub, (int) (pos - subStart), n); // straight from the subblock: no array per call
-      pos += n;
       return n;
     }
   }

@@ -197,7 +197,22 @@ public class TestProactiveReads {
       byte[] one = new byte[1];
       DataPattern.fill(15, BLOCK + 12345 + b.length + 1000, one, 0, 1);
       assertEquals(one[0] & 0xff, x);
+      // ByteBuffer reads, direct and heap, straight from the current subblock.
+      for (java.nio.ByteBuffer bb : new java.nio.ByteBuffer[] {
+          java.nio.ByteBuffer.allocateDirect(3 * SUBBLOCK / 2), java.nio.ByteBuffer.allocate(3 * SUBBLOCK / 2)}) {
+        long at = in.getPos();
+        while (bb.hasRemaining()) {
+          assertTrue(in.read(bb) > 0);
+        }
+        bb.flip();
+        byte[] got = new byte[bb.remaining()];
+        bb.get(got);
+        assertEquals(-1, DataPattern.firstMismatch(15, at, got, 0, got.length));
+        assertEquals(at + got.length, in.getPos());
+      }
+      assertEquals(0, in.read(java.nio.ByteBuffer.allocateDirect(0)));
       in.seek(4 * BLOCK);
+      assertEquals(-1, in.read(java.nio.ByteBuffer.allocateDirect(10)));
       assertEquals(-1, in.read());
       assertEquals(0, in.available());
       try {
