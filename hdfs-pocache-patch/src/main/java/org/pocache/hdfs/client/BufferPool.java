@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * contents are whatever its last user left: callers zero what they rely on.
  */
 final class BufferPool {
+  /** Arrays shorter than this are not kept. */
+  static final int MIN_POOLED = 64 << 10;
   private final long capacityBytes;
   private final AtomicLong keptBytes = new AtomicLong();
   private final Map<Integer, Queue<byte[]>> free = new ConcurrentHashMap<>();
@@ -41,10 +43,10 @@ final class BufferPool {
     return new byte[length];
   }
 
-  /** Returns an array no one reads or writes any more; null is ignored. */
+  /** Returns an array no one reads or writes any more; null and small arrays are left to the collector. */
   void release(byte[] b) {
-    if (b == null || b.length == 0) {
-      return;
+    if (b == null || b.length < MIN_POOLED) {
+      return; // cheap to allocate, and odd lengths would only crowd the pool
     }
     long kept = keptBytes.addAndGet(b.length);
     if (kept > capacityBytes) {

@@ -45,6 +45,8 @@ final class DegradedReader {
   private final long minDeadlineMillis;
   /** Exponentially weighted mean of direct subblock read times, nanoseconds (0: none yet). */
   private volatile double meanNanos;
+  /** The same for direct reads of part of a subblock (short positional reads), which take far less. */
+  private volatile double meanPartNanos;
 
   DegradedReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
       ErasureCoder coder, ExecutorService pool, BufferPool buffers, Supplier<Set<String>> stragglers,
@@ -72,9 +74,26 @@ final class DegradedReader {
     if (n == 0) {
       return 0;
     }
-    Race r = new Race(s, j, i, n);
+    readRange(s, j, i, 0, n, dst, 0, outcome);
+    return n;
+  }
+
+  /**
+   * Reads {@code len} stored bytes of data subblock (s, j, i) from {@code from} on into
+   * {@code dst} at {@code dstOff}: a short positional read. The direct read asks for
+   * exactly that range; a rebuild needs the whole piece (its CRC covers the whole
+   * piece), so it reads the other pieces' whole subblocks.
+   */
+  void readRange(long s, int j, int i, int from, int len, byte[] dst, int dstOff, ProactiveReader.Outcome outcome)
+      throws IOException {
+    int n = layout.storedLength(s, j, i);
+    if (from < 0 || len <= 0 || from + len > n) {
+      throw new IllegalArgumentException("range [" + from + ", " + (from + len) + ") outside the " + n
+          + " stored bytes of subblock (" + s + ", " + j + ", " + i + ")");
+    }
+    Race r = new Race(s, j, i, n, from, len);
     try {
-      return r.run(dst, outcome);
+      r.run(dst, dstOff, outcome);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted during a degraded read");
@@ -89,6 +108,10 @@ final class DegradedReader {
     final int j;
     final int i;
     final int n;
+    /** The range of the piece wanted: [from, from + count). */
+    final int from;
+    final int count;
+    final boolean part;
     final int len;
     final long at;
     final int pieceBytes;
@@ -97,29 +120,32 @@ final class DegradedReader {
     byte[] direct;
     int pending;
 
-    Race(long s, int j, int i, int n) {
+    Race(long s, int j, int i, int n, int from, int count) {
       this.s = s;
       this.j = j;
       this.i = i;
       this.n = n;
+      this.from = from;
+      this.count = count;
+      this.part = count < n;
       this.len = layout.parityLength(s, j);
       this.at = layout.fileOffset(s, j, i, 0);
       this.pieceBytes = Math.max(len, layout.subblockSize());
     }
 
-    int run(byte[] dst, ProactiveReader.Outcome outcome) throws IOException, InterruptedException {
+    void run(byte[] dst, int dstOff, ProactiveReader.Outcome outcome) throws IOException, InterruptedException {
       int k = d.getK();
       int m = d.getM();
       long t0 = System.nanoTime();
       if (!onStraggler(s, i)) {
         startDirect();
-        Future<Integer> first = race.poll(deadlineNanos(), TimeUnit.NANOSECONDS);
+        Future<Integer> first = race.poll(deadlineNanos(part), TimeUnit.NANOSECONDS);
         if (first != null) {
           pending--;
           take(first); // throws the direct read's error: nothing else is running
-          learn(System.nanoTime() - t0);
-          System.arraycopy(direct, 0, dst, 0, n);
-          return n;
+          learn(part, System.nanoTime() - t0);
+          System.arraycopy(direct, 0, dst, dstOff, count);
+          return;
         }
       }
       // A known straggler, or late: rebuild from the other k - 1 pieces and the parity.
@@ -188,16 +214,16 @@ final class DegradedReader {
           continue;
         }
         if (tag == DIRECT) {
-          learn(System.nanoTime() - t0);
-          System.arraycopy(direct, 0, dst, 0, n);
-          return n;
+          learn(part, System.nanoTime() - t0);
+          System.arraycopy(direct, 0, dst, dstOff, count);
+          return;
         }
         if (!rebuildDead && --rebuildInputs == 0) {
           byte[] rebuilt = decode(pieces, parity[0]);
           if (rebuilt != null) {
             outcome.decoded++;
-            System.arraycopy(rebuilt, 0, dst, 0, n);
-            return n;
+            System.arraycopy(rebuilt, from, dst, dstOff, count);
+            return;
           }
           outcome.parityCorrupt = true; // never return bytes HDFS would not have returned
           rebuildDead = true;
@@ -209,15 +235,15 @@ final class DegradedReader {
       if (directError != null) {
         throw directError.getCause() instanceof IOException ? (IOException) directError.getCause() : directError;
       }
-      throw new IOException("no source left for " + n + " bytes of " + d.getPath() + " at " + at);
+      throw new IOException("no source left for " + count + " bytes of " + d.getPath() + " at " + (at + from));
     }
 
     private void startDirect() {
-      byte[] b = leases.forTask(pieceBytes);
+      byte[] b = leases.forTask(part ? count : pieceBytes);
       direct = b;
       race.submit(() -> {
         try {
-          data.readFully(at, b, 0, n);
+          data.readFully(at + from, b, 0, count);
         } catch (IOException e) {
           throw new DirectReadException(e);
         } finally {
@@ -294,14 +320,19 @@ final class DegradedReader {
     return true;
   }
 
-  private long deadlineNanos() {
-    double mean = meanNanos;
+  private long deadlineNanos(boolean part) {
+    double mean = part ? meanPartNanos : meanNanos;
     long floor = TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
     return mean == 0 ? Math.max(floor, TimeUnit.SECONDS.toNanos(1)) : Math.max(floor, (long) (mean * deadlineFactor));
   }
 
-  private void learn(long nanos) {
-    double m = meanNanos;
-    meanNanos = m == 0 ? nanos : 0.8 * m + 0.2 * nanos;
+  private void learn(boolean part, long nanos) {
+    if (part) {
+      double m = meanPartNanos;
+      meanPartNanos = m == 0 ? nanos : 0.8 * m + 0.2 * nanos;
+    } else {
+      double m = meanNanos;
+      meanNanos = m == 0 ? nanos : 0.8 * m + 0.2 * nanos;
+    }
   }
 }

@@ -80,35 +80,48 @@ final class PoCacheInputStream extends FSInputStream
   }
 
   private void readFullyWithParity(long position, byte[] buffer, int offset, int length) throws IOException {
-    List<long[]> covered = proactive.covered(position, length);
-    if (covered.isEmpty()) {
-      in.readFully(position, buffer, offset, length);
+    if (length == 0 || position < 0 || position + length > fileLength) {
+      in.readFully(position, buffer, offset, length); // HDFS's own answer, or its error
       return;
     }
     if (offset < 0 || length < 0 || length > buffer.length - offset) {
       throw new IndexOutOfBoundsException("offset " + offset + ", length " + length + ", buffer " + buffer.length);
     }
-    // Bytes outside the covered substripes are plain positional reads.
+    List<long[]> covered = proactive.covered(position, length);
+    if (covered.isEmpty() && degraded == null) {
+      in.readFully(position, buffer, offset, length);
+      return;
+    }
+    // Parts of subblocks outside the covered substripes: degraded reads of a cached
+    // stripe of a replicated file (raced by a rebuild when late), else plain preads.
     java.util.Set<Long> whole = new java.util.HashSet<>();
     for (long[] ss : covered) {
       whole.add(ss[0] << 32 | ss[1]);
     }
-    IOException[] failure = {null};
-    proactive.layout().forEachPiece(position, length, (at, fileOffset, len) -> {
-      if (failure[0] == null && !whole.contains(at.stripe << 32 | at.substripe)) {
-        try {
-          in.readFully(fileOffset, buffer, offset + (int) (fileOffset - position), len);
-        } catch (IOException e) {
-          failure[0] = e;
-        }
-      }
-    });
-    if (failure[0] != null) {
-      throw failure[0];
-    }
     ProactiveReader.Outcome mine = new ProactiveReader.Outcome();
     try {
-      proactive.read(covered, position, buffer, offset, mine);
+      IOException[] failure = {null};
+      proactive.layout().forEachPiece(position, length, (at, fileOffset, len) -> {
+        if (failure[0] == null && !whole.contains(at.stripe << 32 | at.substripe)) {
+          int into = offset + (int) (fileOffset - position);
+          try {
+            if (degraded != null && proactive.isCached(at.stripe)) {
+              degraded.readRange(at.stripe, at.substripe, at.dataIndex, at.offset, len, buffer, into, mine);
+              mine.substripes++;
+            } else {
+              in.readFully(fileOffset, buffer, into, len);
+            }
+          } catch (IOException e) {
+            failure[0] = e;
+          }
+        }
+      });
+      if (failure[0] != null) {
+        throw failure[0];
+      }
+      if (!covered.isEmpty()) {
+        proactive.read(covered, position, buffer, offset, mine);
+      }
     } finally {
       outcome.add(mine); // concurrent preads on one stream each keep their own, merged here
     }

@@ -14,67 +14,70 @@ import org.junit.Test;
  * still writes into away from the next borrower.
  */
 public class TestBufferPool {
+  private static final int K = 64; // 1024 * K is 64 KiB, the smallest array the pool keeps
   @Test
   public void reusesArraysOfTheSameLengthUpToItsCapacity() {
-    BufferPool pool = new BufferPool(3 * 1024);
-    byte[] a = pool.borrow(1024);
-    byte[] b = pool.borrow(1024);
-    byte[] c = pool.borrow(1024);
-    byte[] d = pool.borrow(1024);
+    BufferPool pool = new BufferPool(3 * 1024 * K);
+    byte[] a = pool.borrow(1024 * K);
+    byte[] b = pool.borrow(1024 * K);
+    byte[] c = pool.borrow(1024 * K);
+    byte[] d = pool.borrow(1024 * K);
     assertEquals(4, pool.allocations());
     pool.release(a);
     pool.release(b);
     pool.release(c);
     pool.release(d); // beyond 3 KiB: left to the garbage collector
-    assertEquals(3 * 1024, pool.keptBytes());
+    assertEquals(3 * 1024 * K, pool.keptBytes());
     Map<byte[], Boolean> seen = new IdentityHashMap<>();
     for (int i = 0; i < 3; i++) {
-      seen.put(pool.borrow(1024), true);
+      seen.put(pool.borrow(1024 * K), true);
     }
     assertEquals(4, pool.allocations());
     assertTrue(seen.containsKey(a) && seen.containsKey(b) && seen.containsKey(c));
     assertEquals(0, pool.keptBytes());
-    assertEquals(1024, pool.borrow(1024).length);
+    assertEquals(1024 * K, pool.borrow(1024 * K).length);
     assertEquals(5, pool.allocations());
-    assertEquals(512, pool.borrow(512).length); // another length, another class
+    assertEquals(512 * K, pool.borrow(512 * K).length); // another length, another class
+    pool.release(new byte[100]);
+    assertEquals("small arrays are not kept", 0, pool.keptBytes());
   }
 
   @Test
   public void anArrayALateReadStillWritesIsNotLentOutBeforeTheReadEnds() {
-    BufferPool pool = new BufferPool(1 << 20);
+    BufferPool pool = new BufferPool(64 << 20);
     Leases read = new Leases(pool);
-    byte[] late = read.forTask(4096);
-    byte[] done = read.forTask(4096);
-    byte[] scratch = read.scratch(4096);
+    byte[] late = read.forTask(4096 * K);
+    byte[] done = read.forTask(4096 * K);
+    byte[] scratch = read.scratch(4096 * K);
     read.written(done);
     read.close(); // the caller returns; the late read is still running
-    assertEquals(2 * 4096, pool.keptBytes());
+    assertEquals(2 * 4096 * K, pool.keptBytes());
 
     Leases next = new Leases(pool);
-    byte[] x = next.scratch(4096);
-    byte[] y = next.scratch(4096);
-    byte[] z = next.scratch(4096);
+    byte[] x = next.scratch(4096 * K);
+    byte[] y = next.scratch(4096 * K);
+    byte[] z = next.scratch(4096 * K);
     assertNotSame(late, x);
     assertNotSame(late, y);
     assertNotSame(late, z);
     next.close();
 
     read.written(late); // the late read ends: now its array may be reused
-    assertEquals(4 * 4096, pool.keptBytes());
+    assertEquals(4 * 4096 * K, pool.keptBytes());
     read.written(late); // a second report changes nothing
-    assertEquals(4 * 4096, pool.keptBytes());
-    assertTrue(scratch.length == 4096);
+    assertEquals(4 * 4096 * K, pool.keptBytes());
+    assertTrue(scratch.length == 4096 * K);
   }
 
   @Test
   public void closingTwiceReleasesOnce() {
-    BufferPool pool = new BufferPool(1 << 20);
+    BufferPool pool = new BufferPool(64 << 20);
     Leases l = new Leases(pool);
-    byte[] a = l.scratch(100);
+    byte[] a = l.scratch(1024 * K);
     l.close();
     l.close();
-    assertEquals(100, pool.keptBytes());
-    assertSame(a, pool.borrow(100));
+    assertEquals(1024 * K, pool.keptBytes());
+    assertSame(a, pool.borrow(1024 * K));
   }
 
   @Test(expected = IllegalArgumentException.class)

@@ -180,6 +180,35 @@ public class TestProactiveReads {
     }
   }
 
+  /** Short positional reads (inside one subblock, or across a subblock edge) race a rebuild when late. */
+  @Test
+  public void shortPreadsOfALateDataNodeAreRebuilt() throws Exception {
+    Path p = new Path("/proactive/short-preads");
+    cachedFile(p, 16);
+    try (FSDataInputStream in = fs.open(p)) {
+      PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
+      byte[] b = new byte[4096];
+      in.readFully(3 * BLOCK + 100, b); // healthy: direct, and teaches the reader the usual time
+      assertEquals(-1, DataPattern.firstMismatch(16, 3 * BLOCK + 100, b, 0, b.length));
+      assertEquals(0, s.outcome().snapshot().decoded);
+      hdfs.throttle(2).setDelayPerRead(3000);
+      try {
+        in.readFully(2 * BLOCK + SUBBLOCK + 777, b); // inside one subblock of block 2
+        assertEquals(-1, DataPattern.firstMismatch(16, 2 * BLOCK + SUBBLOCK + 777, b, 0, b.length));
+        assertEquals(1, s.outcome().snapshot().decoded);
+        byte[] edge = new byte[10_000];
+        long at = 2 * BLOCK + 2 * SUBBLOCK - 5000; // the end of one subblock and the start of the next
+        assertEquals(edge.length, in.read(at, edge, 0, edge.length));
+        assertEquals(-1, DataPattern.firstMismatch(16, at, edge, 0, edge.length));
+        ProactiveReader.Outcome o = s.outcome().snapshot();
+        assertEquals("both parts rebuilt", 3, o.decoded);
+        assertFalse(o.parityCorrupt || o.parityMissing || o.cacheError);
+      } finally {
+        hdfs.throttle(2).reset();
+      }
+    }
+  }
+
   @Test
   public void degradedStreamsSeekSkipAndReportLikeHdfs() throws Exception {
     Path p = new Path("/proactive/seek");
