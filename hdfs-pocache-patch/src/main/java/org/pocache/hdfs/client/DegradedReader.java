@@ -11,7 +11,6 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
@@ -39,7 +38,7 @@ final class DegradedReader {
   private final ErasureCoder coder;
   private final ExecutorService pool;
   private final BufferPool buffers;
-  private final Supplier<Set<String>> stragglers;
+  private final SlowSources sources;
   private final PieceLocations locations;
   private final double deadlineFactor;
   private final long minDeadlineMillis;
@@ -49,7 +48,7 @@ final class DegradedReader {
   private volatile double meanPartNanos;
 
   DegradedReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
-      ErasureCoder coder, ExecutorService pool, BufferPool buffers, Supplier<Set<String>> stragglers,
+      ErasureCoder coder, ExecutorService pool, BufferPool buffers, SlowSources sources,
       PieceLocations locations, double deadlineFactor, long minDeadlineMillis) {
     this.data = data;
     this.d = d;
@@ -58,7 +57,7 @@ final class DegradedReader {
     this.coder = coder;
     this.pool = pool;
     this.buffers = buffers;
-    this.stragglers = stragglers;
+    this.sources = sources;
     this.locations = locations;
     this.deadlineFactor = deadlineFactor;
     this.minDeadlineMillis = minDeadlineMillis;
@@ -163,7 +162,9 @@ final class DegradedReader {
             int tag = x;
             race.submit(() -> {
               try {
+                long started = System.nanoTime();
                 data.readFully(ax, b, 0, nx);
+                sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
               } finally {
                 leases.written(b);
               }
@@ -243,7 +244,9 @@ final class DegradedReader {
       direct = b;
       race.submit(() -> {
         try {
+          long t0 = System.nanoTime();
           data.readFully(at + from, b, 0, count);
+          sources.observed(locations.of(s, i), count, System.nanoTime() - t0);
         } catch (IOException e) {
           throw new DirectReadException(e);
         } finally {
@@ -304,7 +307,7 @@ final class DegradedReader {
   }
 
   private boolean onStraggler(long s, int i) {
-    Set<String> slow = stragglers.get();
+    Set<String> slow = sources.listed();
     if (slow.isEmpty()) {
       return false;
     }

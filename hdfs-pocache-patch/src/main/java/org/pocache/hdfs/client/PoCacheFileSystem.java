@@ -274,7 +274,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     ProactiveReader reader = new ProactiveReader(in, d, layout, s, coder, pool, buffers, slowSources, locations,
         inflight, deadlineMinMillis);
     DegradedReader degraded = d.getLayout() == LayoutProto.STRIPED ? null
-        : new DegradedReader(in, d, layout, s, coder, pool, buffers, this::stragglers, locations, deadlineFactor,
+        : new DegradedReader(in, d, layout, s, coder, pool, buffers, slowSources, locations, deadlineFactor,
             deadlineMinMillis);
     proactiveOpens.incrementAndGet();
     return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, o -> report(d, o)));
@@ -336,7 +336,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         : c.decoded > 0 ? ReadOutcomeProto.STRAGGLER_MASKED
         : ReadOutcomeProto.PARITY_HIT;
     ReportReadRequestProto r = ReportReadRequestProto.newBuilder().setFileId(d.getFileId())
-        .setGeneration(d.getGeneration()).setOutcome(outcome).build();
+        .setGeneration(d.getGeneration()).setOutcome(outcome).addAllObservations(slowSources.drainObservations())
+        .build();
     try {
       pool.execute(() -> {
         try {

@@ -346,8 +346,10 @@ final class ProactiveReader {
       }
       reads[i] = done.submit(() -> {
         try {
+          long t0 = System.nanoTime();
           data.readFully(at, b, 0, n);
           arrivedAt[i] = System.nanoTime();
+          sources.observed(locations.of(s, i), n, arrivedAt[i] - t0);
           synchronized (this) {
             if (!closed) {
               copyOut(i, b);

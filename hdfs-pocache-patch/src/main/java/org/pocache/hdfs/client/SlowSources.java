@@ -1,11 +1,14 @@
 package org.pocache.hdfs.client;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
+import org.pocache.manager.server.StragglerMonitor;
 
 /**
  * Which data pieces a proactive read leaves to parity, so that a straggler's
@@ -31,6 +34,8 @@ final class SlowSources {
   private final Supplier<Set<String>> stragglers;
   private final Map<String, History> histories = new ConcurrentHashMap<>();
   private final AtomicLong skipped = new AtomicLong();
+  /** Bytes and nanoseconds of finished data reads per DataNode, not yet reported to the Manager. */
+  private final Map<String, long[]> observed = new ConcurrentHashMap<>();
 
   SlowSources(Supplier<Set<String>> stragglers) {
     this.stragglers = stragglers;
@@ -81,6 +86,52 @@ final class SlowSources {
     if (h.add(late)) {
       histories.remove(dn, h); // nothing late in its window any more
     }
+  }
+
+  /** The Manager's straggler list as last fetched. */
+  Set<String> listed() {
+    return stragglers.get();
+  }
+
+  /**
+   * A data read of {@code bytes} from the one DataNode in {@code dataNodes} took
+   * {@code nanos}. Late reads count too, when they end: they are what shows a
+   * straggler. Pieces with several replicas are not attributed.
+   */
+  void observed(List<String> dataNodes, long bytes, long nanos) {
+    if (dataNodes.size() != 1 || bytes <= 0 || nanos < 0) {
+      return;
+    }
+    observed.compute(dataNodes.get(0), (dn, t) -> {
+      long[] x = t == null ? new long[2] : t;
+      x[0] += bytes;
+      x[1] += nanos;
+      return x;
+    });
+  }
+
+  /**
+   * Removes and returns the observations of DataNodes that served at least
+   * {@link StragglerMonitor#MIN_CLIENT_SAMPLE_BYTES} since the last report (the
+   * Manager ignores smaller samples); smaller ones keep accumulating.
+   */
+  List<DataNodeObservationProto> drainObservations() {
+    List<DataNodeObservationProto> out = new ArrayList<>();
+    for (String dn : observed.keySet()) {
+      long[][] taken = new long[1][];
+      observed.computeIfPresent(dn, (k, t) -> {
+        if (t[0] < StragglerMonitor.MIN_CLIENT_SAMPLE_BYTES) {
+          return t;
+        }
+        taken[0] = t;
+        return null;
+      });
+      if (taken[0] != null) {
+        out.add(DataNodeObservationProto.newBuilder().setDataNode(dn).setBytes(taken[0][0])
+            .setMillis(taken[0][1] / 1e6).build());
+      }
+    }
+    return out;
   }
 
   /** Pieces left to parity so far. */

@@ -108,8 +108,17 @@ public class TestProactiveReads {
   public void aStalledDataNodeIsMaskedByParity() throws Exception {
     Path p = new Path("/proactive/masked");
     cachedFile(p, 11);
+    long observations = manager.getReport().getClientObservations();
     ProactiveReader.Outcome healthy = readWhole(p, 11);
     assertEquals(4, healthy.substripes); // 1 MiB blocks / 256 KiB subblocks
+    // The read report carries how long each DataNode took for its 1 MiB.
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return manager.getReport().getClientObservations() >= observations + 4;
+      } catch (Exception e) {
+        return false;
+      }
+    }, 50, 10_000);
     long before = manager.getReport().getStragglerHits();
     hdfs.throttle(2).setDelayPerRead(3000);
     try {

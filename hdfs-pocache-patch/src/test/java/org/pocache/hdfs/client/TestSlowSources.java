@@ -78,6 +78,26 @@ public class TestSlowSources {
   }
 
   @Test
+  public void observationsAreReportedOnceTheyReachTheManagersMinimum() {
+    SlowSources s = new SlowSources(Collections::emptySet);
+    s.observed(A, 600 << 10, 5_000_000);
+    s.observed(B, 2 << 20, 40_000_000);
+    s.observed(Arrays.asList("dn-a:9866", "dn-b:9866"), 8 << 20, 1); // which replica served is unknown
+    List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> first = s.drainObservations();
+    assertEquals(1, first.size());
+    assertEquals("dn-b:9866", first.get(0).getDataNode());
+    assertEquals(2 << 20, first.get(0).getBytes());
+    assertEquals(40.0, first.get(0).getMillis(), 1e-9);
+    s.observed(A, 600 << 10, 7_000_000); // A now has 1.2 MiB in 12 ms
+    List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> second = s.drainObservations();
+    assertEquals(1, second.size());
+    assertEquals("dn-a:9866", second.get(0).getDataNode());
+    assertEquals(1200 << 10, second.get(0).getBytes());
+    assertEquals(12.0, second.get(0).getMillis(), 1e-9);
+    assertTrue(s.drainObservations().isEmpty());
+  }
+
+  @Test
   public void replicatedPiecesLeaveNoHistory() {
     SlowSources s = new SlowSources(Collections::emptySet);
     List<String> both = Arrays.asList("dn-a:9866", "dn-b:9866");

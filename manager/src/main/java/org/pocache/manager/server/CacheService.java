@@ -417,6 +417,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
       for (DataNodeObservationProto o : report.getObservationsList()) {
         stragglers.observe(o.getDataNode(), o.getBytes(), o.getMillis());
+        metrics.clientObservations.incrementAndGet();
       }
       switch (report.getOutcome()) {
         case STRAGGLER_MASKED:
@@ -454,7 +455,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     StragglerList s = stragglers.getStragglers();
     return ReportProto.newBuilder().setCapacityBytes(g.capacity).setUsedBytes(g.used).setFilesCached(g.filesCached)
         .setReservations(g.reservations).setHits(metrics.hits.get()).setMisses(metrics.misses.get())
-        .setStragglerHits(metrics.stragglerHits.get()).setAdmissions(metrics.admissions.get())
+        .setStragglerHits(metrics.stragglerHits.get()).setClientObservations(metrics.clientObservations.get()).setAdmissions(metrics.admissions.get())
         .setEvictions(metrics.evictions.get()).setPrefetches(metrics.prefetches.get())
         .setFailedFills(metrics.failedFills.get()).addAllStragglers(s.dataNodes).setDetector(s.detector)
         .setPolicies(policies).setRedisHealthy(g.redisHealthy).setRedisRestarts(metrics.redisRestarts.get()).build();

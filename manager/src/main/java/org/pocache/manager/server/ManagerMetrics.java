@@ -56,6 +56,7 @@ public final class ManagerMetrics implements MetricsSource {
   final AtomicLong redisRestarts = new AtomicLong();
   final AtomicLong redisFailures = new AtomicLong();
   final AtomicLong failedDeletes = new AtomicLong();
+  final AtomicLong clientObservations = new AtomicLong();
 
   private final MetricsRegistry registry = new MetricsRegistry(SOURCE_NAME);
   private final MutableRate lookupLatency = registry.newRate("GetDescriptor", "descriptor lookups (microseconds)", false);
@@ -106,6 +107,8 @@ public final class ManagerMetrics implements MetricsSource {
         .addCounter(Interns.info("Hits", "opens that got a descriptor"), hits.get())
         .addCounter(Interns.info("Misses", "opens that got none"), misses.get())
         .addCounter(Interns.info("StragglerHits", "reads where parity replaced a late piece"), stragglerHits.get())
+        .addCounter(Interns.info("ClientObservations", "per-DataNode read times clients reported"),
+            clientObservations.get())
         .addCounter(Interns.info("Admissions", "write reservations and fills granted"), admissions.get())
         .addCounter(Interns.info("RefusedAdmissions", "write admissions refused"), refusedAdmissions.get())
         .addCounter(Interns.info("Evictions", "files evicted"), evictions.get())

@@ -17,7 +17,7 @@ public final class StragglerMonitor {
    * Client observations shorter than this are not timed: a few KB take a
    * millisecond or less, and TotalReadTime-like granularity would make noise.
    */
-  static final long MIN_CLIENT_SAMPLE_BYTES = 1 << 20;
+  public static final long MIN_CLIENT_SAMPLE_BYTES = 1 << 20;
 
   private final StragglerDetector detector;
   private final LongSupplier clock;
