@@ -194,9 +194,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       DescriptorProto d = a.getReservation().getParity();
       long id = a.getReservation().getId();
       RedisParityStore s = store();
-      if (d.getLayout() != LayoutProto.CONTIGUOUS || s == null) {
-        manager.abort(id, d.getLayout() != LayoutProto.CONTIGUOUS ? "writes of erasure-coded files are not cached"
-            : "the client cannot reach Redis");
+      if (s == null) {
+        manager.abort(id, "the client cannot reach Redis");
         return hdfsOut;
       }
       ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),

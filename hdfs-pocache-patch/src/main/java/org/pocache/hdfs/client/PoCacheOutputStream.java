@@ -20,18 +20,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The write path for a replicated file the Manager admitted (POCache paper section
- * 3.1, Table 1): every byte goes to HDFS first, and is also sliced into data
- * subblocks that are folded into their substripe's parity as soon as each is
- * complete (incremental encoding, {@code ec_encode_data_update} with ISA-L). A
- * substripe's parity is final when the stripe's last data piece for it arrives;
- * it is then uploaded asynchronously. {@link #close()} closes the HDFS file first,
- * then uploads what the last (possibly short) stripe has, waits for the uploads
- * and commits the reservation.
+ * The write path for a file the Manager admitted (POCache paper section 3.1,
+ * Table 1): every byte goes to HDFS first, and is also sliced into data subblocks
+ * that are folded into their substripe's parity as soon as each is complete
+ * (incremental encoding, {@code ec_encode_data_update} with ISA-L). A substripe's
+ * parity is final when the stripe's last data piece for it arrives; it is then
+ * uploaded asynchronously. {@link #close()} closes the HDFS file first, then
+ * uploads what the last (possibly short) stripe has, waits for the uploads and
+ * commits the reservation.
  *
- * <p>Memory per writer: the parity accumulators of one stripe, m x block size
- * (allocated per substripe as data arrives, released on upload), plus one
- * subblock. Any cache-side problem (Redis failing or too slow to keep the upload
+ * <p>A replicated file's substripe collects its pieces from the k blocks of a
+ * stripe, so its parity accumulates while the whole stripe is written: memory per
+ * writer is m x block size (allocated per substripe as data arrives, released on
+ * upload) plus one subblock. An erasure-coded file is written a row of cells at a
+ * time and its subblock is one cell (see the Manager), so each row's parity is
+ * final when the row is: m cells plus one. Any cache-side problem (Redis failing or too slow to keep the upload
  * bound without waiting, the Manager refusing the commit) abandons caching for
  * this file and releases the reservation; the HDFS write never fails or waits
  * because of it. hflush/hsync pass through: parity stays private until close.
@@ -53,6 +56,8 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   private final int sub;
   private final long block;
   private final int substripesPerBlock;
+  /** An erasure-coded file: data subblock (s, j, i) is cell i of row j of block group s. */
+  private final boolean striped;
 
   private long written;
   private final byte[] piece;
@@ -81,6 +86,11 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     this.sub = d.getSubblockBytes();
     this.block = d.getBlockSize();
     this.substripesPerBlock = (int) (block / sub);
+    this.striped = d.getLayout() == org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto.STRIPED;
+    if (striped && d.getCellSize() != sub) {
+      throw new IllegalArgumentException("an erasure-coded file's subblock must be its cell: cell " + d.getCellSize()
+          + ", subblock " + sub);
+    }
     this.piece = new byte[sub];
   }
 
@@ -104,7 +114,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
         written += n;
         off += n;
         len -= n;
-        if (pieceFill == sub) { // S divides the block size, so a block ends on a subblock boundary
+        if (pieceFill == sub) { // S divides the block size (a cell the block group): pieces never straddle
           foldPiece(written - pieceFill);
         }
       }
@@ -116,8 +126,9 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   /** Folds the data subblock starting at file offset {@code start} (pieceFill bytes) into its parity. */
   private void foldPiece(long start) throws IOException {
     long s = start / (block * k);
-    int i = (int) (start % (block * k) / block);
-    int j = (int) (start % block / sub);
+    long w = start % (block * k);
+    int i = striped ? (int) (w % ((long) k * sub) / sub) : (int) (w / block);
+    int j = striped ? (int) (w / ((long) k * sub)) : (int) (w % block / sub);
     if (s != stripe) {
       stripe = s;
       parity = new byte[substripesPerBlock][][];
@@ -237,7 +248,9 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     if (s != stripe || parity == null) {
       return;
     }
-    ContiguousLayout layout = new ContiguousLayout(written, block, sub, k);
+    org.pocache.coder.layout.StripeLayout layout = striped
+        ? new org.pocache.coder.layout.StripedLayout(written, block, sub, sub, k)
+        : new ContiguousLayout(written, block, sub, k);
     for (int j = 0; j < substripesPerBlock; j++) {
       if (parity[j] != null) {
         upload(s, j, layout.parityLength(s, j));

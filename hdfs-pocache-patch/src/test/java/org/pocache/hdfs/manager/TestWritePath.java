@@ -81,6 +81,40 @@ public class TestWritePath {
     }
   }
 
+  /** An erasure-coded file is encoded a row of cells at a time while it is written. */
+  @Test
+  public void erasureCodedFilesAreCachedRowByRow() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      c.hdfs.enableErasureCodingPolicy("RS-3-2-64k");
+      Path dir = new Path("/write/ec");
+      c.hdfs.fs().mkdirs(dir);
+      c.hdfs.fs().setErasureCodingPolicy(dir, "RS-3-2-64k");
+      long group = 3 * ManagerCluster.BLOCK;
+      long[] lengths = {2 * group + 5000, 2 * 3 * (64 << 10), 777};
+      for (int f = 0; f < lengths.length; f++) {
+        Path p = new Path(dir, "f" + f);
+        write(fs, p, lengths[f], 70 + f, 10_007);
+        DescriptorProto d = m.getDescriptor(p.toString()).getParity();
+        assertTrue(p + " not cached", d.hasFileId());
+        assertEquals(org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto.STRIPED, d.getLayout());
+        assertEquals(3, d.getK());
+        assertEquals(64 << 10, d.getSubblockBytes());
+        assertEquals(lengths[f], d.getLength());
+        assertTrue(c.assertParityMatchesIndependentEncoding(p, d) >= 1);
+        byte[] buf = new byte[(int) lengths[f]];
+        try (FSDataInputStream in = fs.open(p)) {
+          in.readFully(0, buf);
+        }
+        assertEquals(-1, DataPattern.firstMismatch(70 + f, 0, buf, 0, buf.length));
+      }
+      assertEquals(lengths.length, fs.cachedWrites());
+      assertEquals(0, fs.abandonedWrites());
+    }
+  }
+
   /**
    * hflush/hsync are HDFS's (the flushed bytes are visible to readers at once; the
    * parity stays private until close); append and truncate change the file, and the
