@@ -124,7 +124,29 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   @Override
   public GetDescriptorResponseProto getDescriptor(String path) throws IOException {
-    return call(() -> proxy.getParityDescriptor(null, GetDescriptorRequestProto.newBuilder().setPath(path).build()));
+    return getDescriptor(path, false);
+  }
+
+  @Override
+  public GetDescriptorResponseProto getDescriptor(String path, boolean readerFills) throws IOException {
+    GetDescriptorRequestProto r = GetDescriptorRequestProto.newBuilder().setPath(path).setReaderFills(readerFills)
+        .build();
+    // A lookup that may reserve is not idempotent: asking twice could leave a reservation nobody fills.
+    return readerFills ? once(() -> proxy.getParityDescriptor(null, r)) : call(() -> proxy.getParityDescriptor(null, r));
+  }
+
+  /**
+   * {@link #getDescriptor(String, boolean)} that never throws: null when the
+   * Manager did not answer within its timeout (counted in {@link #failedLookups()}).
+   */
+  public GetDescriptorResponseProto lookupForRead(String path, boolean readerFills) {
+    try {
+      return getDescriptor(path, readerFills);
+    } catch (IOException | RuntimeException e) {
+      failedLookups.incrementAndGet();
+      LOG.debug("No descriptor for {}: the Manager at {} did not answer: {}", path, address, e.toString());
+      return null;
+    }
   }
 
   @Override

@@ -39,6 +39,15 @@ public interface PoCacheManagerProtocol {
   GetDescriptorResponseProto getDescriptor(String path) throws IOException;
 
   /**
+   * As {@link #getDescriptor(String)}; with {@code readerFills}, a file CSAC admits
+   * on this read is handed to the caller to fill (the response's {@code fill}
+   * reservation: encode while reading the whole file, upload, commit) instead of
+   * to the Manager's fill worker. If the caller aborts that reservation, the fill
+   * worker takes the file over.
+   */
+  GetDescriptorResponseProto getDescriptor(String path, boolean readerFills) throws IOException;
+
+  /**
    * Asks to cache the parity of a file the caller has just created.
    *
    * @param expectedMaxBytes the most the caller will write, 0 if unknown

@@ -65,7 +65,7 @@ public final class ServerSideTranslator implements PoCacheManagerProtocolPB {
   @Override
   public GetDescriptorResponseProto getParityDescriptor(RpcController c, GetDescriptorRequestProto r)
       throws ServiceException {
-    return serve(() -> impl.getDescriptor(r.getPath()));
+    return serve(() -> impl.getDescriptor(r.getPath(), r.getReaderFills()));
   }
 
   @Override

@@ -36,6 +36,8 @@ final class CacheIndex {
     /** While RESERVED or FILLING. */
     long reservationId;
     long expiresAtMillis;
+    /** A FILLING entry handed to the reader that opened the file (else to the fill worker). */
+    boolean readerFill;
     /** The Redis incarnation (run id) the parity was written to. */
     String redisRunId;
     /** The descriptor served to readers, built once: a CACHED entry does not change until it is dropped. */

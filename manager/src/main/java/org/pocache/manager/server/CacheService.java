@@ -213,6 +213,11 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public GetDescriptorResponseProto getDescriptor(String path) throws IOException {
+    return getDescriptor(path, false);
+  }
+
+  @Override
+  public GetDescriptorResponseProto getDescriptor(String path, boolean readerFills) throws IOException {
     long t0 = System.nanoTime();
     FileInfo f = namespace.open(checkPath(path)); // the NameNode checks the caller's READ permission
     Code code = codeFor(f);
@@ -243,6 +248,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
           fill = newEntryLocked(f, code, ref.weight(), CacheStateProto.FILLING);
           fill.length = f.length;
           fill.modificationTime = f.modificationTime;
+          fill.readerFill = readerFills;
         }
         decision = e != null ? e.state.name() : fillNow ? "FILLING" : d.name();
       }
@@ -259,12 +265,17 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       state.unlock();
     }
     (descriptor != null ? metrics.hits : metrics.misses).incrementAndGet();
+    GetDescriptorResponseProto.Builder b = GetDescriptorResponseProto.newBuilder().setDecision(decision);
     if (fill != null) {
       metrics.admissions.incrementAndGet();
-      dispatchFill(fill);
+      if (fill.readerFill) {
+        b.setFill(ReservationProto.newBuilder().setId(fill.reservationId).setParity(fill.toProto(redisSettings.prefix))
+            .setExpiresAtMillis(fill.expiresAtMillis));
+      } else {
+        dispatchFill(fill);
+      }
     }
     metrics.lookup(System.nanoTime() - t0);
-    GetDescriptorResponseProto.Builder b = GetDescriptorResponseProto.newBuilder().setDecision(decision);
     if (descriptor != null) {
       b.setParity(descriptor);
     }
@@ -380,6 +391,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   @Override
   public void abort(long reservationId, String reason) throws IOException {
     long t0 = System.nanoTime();
+    CacheIndex.Entry takeOver = null;
     try {
       state.lock();
       try {
@@ -387,13 +399,24 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         if (e == null) {
           throw unknownReservation(reservationId);
         }
-        if (e.state == CacheStateProto.FILLING) {
-          metrics.failedFills.incrementAndGet();
+        if (e.readerFill) {
+          // The reader could not fill it (it did not read the whole file, Redis failed
+          // it, ...): the fill worker takes over the same reservation and keys.
+          e.readerFill = false;
+          takeOver = e;
+          LOG.debug("Reservation {} for {} handed from its reader to the fill worker: {}", reservationId, e, reason);
+        } else {
+          if (e.state == CacheStateProto.FILLING) {
+            metrics.failedFills.incrementAndGet();
+          }
+          LOG.debug("Reservation {} for {} aborted: {}", reservationId, e, reason);
+          submitDeletesLocked(Collections.singletonList(dropLocked(e, "aborted: " + reason)));
         }
-        LOG.debug("Reservation {} for {} aborted: {}", reservationId, e, reason);
-        submitDeletesLocked(Collections.singletonList(dropLocked(e, "aborted: " + reason)));
       } finally {
         state.unlock();
+      }
+      if (takeOver != null) {
+        dispatchFill(takeOver);
       }
     } finally {
       metrics.rpc(System.nanoTime() - t0);

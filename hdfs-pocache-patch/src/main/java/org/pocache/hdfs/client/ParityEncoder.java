@@ -1,0 +1,176 @@
+package org.pocache.hdfs.client;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.pocache.cache.Crc32c;
+import org.pocache.cache.RedisParityStore;
+import org.pocache.coder.ErasureCoder;
+import org.pocache.coder.layout.ContiguousLayout;
+import org.pocache.coder.layout.StripeLayout;
+import org.pocache.coder.layout.StripedLayout;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+
+/**
+ * Incremental encoding of a file's parity from its bytes in file order, as a writer
+ * writes them or a reader reads them (POCache paper section 3.1, Table 1): the bytes
+ * are sliced into data subblocks, each folded into its substripe's parity as soon as
+ * it is complete ({@code ec_encode_data_update} with ISA-L); a substripe's parity is
+ * final when the stripe's last data piece for it arrives, and is then uploaded
+ * asynchronously under the descriptor's file id and generation.
+ *
+ * <p>A replicated file's substripe collects its pieces from the k blocks of a stripe,
+ * so its parity accumulates while the whole stripe goes by: m x block size of
+ * accumulators (allocated per substripe as data arrives, released on upload) plus
+ * one subblock. An erasure-coded file goes a row of cells at a time and its subblock
+ * is one cell (see the Manager), so each row's parity is final when the row is: m
+ * cells plus one. Not thread-safe: one writer or reader feeds it.
+ */
+final class ParityEncoder {
+  private final DescriptorProto d;
+  private final RedisParityStore store;
+  private final ErasureCoder coder;
+  private final int k;
+  private final int m;
+  private final int sub;
+  private final long block;
+  private final int substripesPerBlock;
+  /** An erasure-coded file: data subblock (s, j, i) is cell i of row j of block group s. */
+  private final boolean striped;
+
+  private long position;
+  private final byte[] piece;
+  private int pieceFill;
+  /** Parity accumulators of the current stripe: [substripe][parity index]. */
+  private byte[][][] parity;
+  private int[][] dataCrcs;
+  private long stripe = -1;
+  private final List<CompletableFuture<Void>> uploads = new ArrayList<>();
+  private long parityBytes;
+
+  ParityEncoder(DescriptorProto d, RedisParityStore store, ErasureCoder coder) {
+    this.d = d;
+    this.store = store;
+    this.coder = coder;
+    this.k = d.getK();
+    this.m = d.getM();
+    this.sub = d.getSubblockBytes();
+    this.block = d.getBlockSize();
+    this.substripesPerBlock = (int) (block / sub);
+    this.striped = d.getLayout() == LayoutProto.STRIPED;
+    if (striped && d.getCellSize() != sub) {
+      throw new IllegalArgumentException("an erasure-coded file's subblock must be its cell: cell " + d.getCellSize()
+          + ", subblock " + sub);
+    }
+    this.piece = new byte[sub];
+  }
+
+  /** Bytes of the file fed so far: the offset the next {@link #feed} continues from. */
+  long position() {
+    return position;
+  }
+
+  /** Parity bytes handed to Redis so far. */
+  long parityBytes() {
+    return parityBytes;
+  }
+
+  /**
+   * The next {@code len} bytes of the file.
+   *
+   * @throws IOException if Redis uploads fell behind (the caller should stop caching)
+   */
+  void feed(byte[] b, int off, int len) throws IOException {
+    while (len > 0) {
+      int n = Math.min(len, sub - pieceFill);
+      System.arraycopy(b, off, piece, pieceFill, n);
+      pieceFill += n;
+      position += n;
+      off += n;
+      len -= n;
+      if (pieceFill == sub) { // S divides the block size (a cell the block group): pieces never straddle
+        foldPiece(position - pieceFill);
+      }
+    }
+  }
+
+  /** Folds the data subblock starting at file offset {@code start} (pieceFill bytes) into its parity. */
+  private void foldPiece(long start) throws IOException {
+    long s = start / (block * k);
+    long w = start % (block * k);
+    int i = striped ? (int) (w % ((long) k * sub) / sub) : (int) (w / block);
+    int j = striped ? (int) (w / ((long) k * sub)) : (int) (w % block / sub);
+    if (s != stripe) {
+      stripe = s;
+      parity = new byte[substripesPerBlock][][];
+      dataCrcs = new int[substripesPerBlock][];
+    }
+    if (parity[j] == null) {
+      parity[j] = new byte[m][sub];
+      dataCrcs[j] = new int[k];
+      for (int x = 0; x < k; x++) {
+        dataCrcs[j][x] = Crc32c.of(piece, 0, 0); // pieces never fed are virtual zeros: no bytes
+      }
+    }
+    java.util.Arrays.fill(piece, pieceFill, sub, (byte) 0);
+    coder.update(i, piece, 0, parity[j], 0, sub);
+    dataCrcs[j][i] = Crc32c.of(piece, 0, pieceFill);
+    pieceFill = 0;
+    if (i == k - 1) {
+      upload(s, j, sub); // the stripe's last piece for this substripe: its parity is final
+    }
+  }
+
+  private void upload(long s, int j, int len) throws IOException {
+    if (store.inFlightBytes() + (long) len * m > store.settings().asyncMaxBytes) {
+      throw new IOException("Redis uploads fell behind (" + store.inFlightBytes() + " bytes in flight)");
+    }
+    for (int p = 0; p < m; p++) {
+      try {
+        uploads.add(store.putAsync(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p), dataCrcs[j],
+            ByteBuffer.wrap(parity[j][p], 0, len)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+      parityBytes += len;
+    }
+    parity[j] = null;
+  }
+
+  /**
+   * The file ended at {@link #position()}: folds a partial last piece, uploads the
+   * last stripe's substripes not yet uploaded, and waits for every upload.
+   */
+  void finish(long waitSeconds) throws IOException, InterruptedException, ExecutionException, TimeoutException {
+    if (pieceFill > 0) {
+      foldPiece(position - pieceFill);
+    }
+    if (position > 0) { // an empty file has no stripes with data; its descriptor says so
+      long s = (position - 1) / (block * k);
+      if (s == stripe && parity != null) {
+        StripeLayout layout = striped ? new StripedLayout(position, block, sub, sub, k)
+            : new ContiguousLayout(position, block, sub, k);
+        for (int j = 0; j < substripesPerBlock; j++) {
+          if (parity[j] != null) {
+            upload(s, j, layout.parityLength(s, j));
+          }
+        }
+      }
+    }
+    for (CompletableFuture<Void> f : uploads) {
+      f.get(waitSeconds, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Drops the accumulators (caching abandoned). */
+  void discard() {
+    parity = null;
+  }
+}
