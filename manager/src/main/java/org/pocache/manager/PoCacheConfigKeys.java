@@ -224,6 +224,10 @@ public final class PoCacheConfigKeys {
   public static final String READ_BUFFER_POOL_KEY = "dfs.pocache.read.buffer.pool.bytes";
   public static final String READ_BUFFER_POOL_DEFAULT = "67108864";
 
+  /** A read miss the Manager admits is handed to the reader, which encodes what it reads and uploads the parity, when its parity accumulators (m x block size; m cells for an erasure-coded file) fit in this many bytes; else the Manager's fill worker fills it. 0: readers never fill. */
+  public static final String READ_FILL_MAX_KEY = "dfs.pocache.read.fill.max.bytes";
+  public static final String READ_FILL_MAX_DEFAULT = "67108864";
+
   /** Degraded reads: a direct subblock read slower than this many times the recent mean is raced by a rebuild from the other pieces and parity. */
   public static final String READ_DEADLINE_FACTOR_KEY = "dfs.pocache.read.deadline.factor";
   public static final String READ_DEADLINE_FACTOR_DEFAULT = "3.0";

@@ -44,6 +44,8 @@ import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReservationProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
@@ -87,6 +89,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong proactiveOpens = new AtomicLong();
   private final AtomicLong cachedWrites = new AtomicLong();
   private final AtomicLong abandonedWrites = new AtomicLong();
+  private final AtomicLong readerFills = new AtomicLong();
+  private final AtomicLong readerFillsCommitted = new AtomicLong();
+  private long readFillMaxBytes;
   private double deadlineFactor;
   private long deadlineMinMillis;
   private long stragglerRefreshMillis;
@@ -118,6 +123,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(conf::get); // validate the Redis keys now, naming any bad one
     slowSources = new SlowSources(this::stragglers);
+    readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
+        PoCacheConfigKeys.READ_FILL_MAX_DEFAULT, 0, Long.MAX_VALUE);
     AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
         new LinkedBlockingQueue<Runnable>(), r -> {
@@ -152,6 +159,16 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Opens that got a proactive stream. */
   public long proactiveOpens() {
     return proactiveOpens.get();
+  }
+
+  /** Read misses the Manager handed to this client to fill while reading. */
+  public long readerFills() {
+    return readerFills.get();
+  }
+
+  /** Of those, the ones whose parity this client uploaded and committed. */
+  public long readerFillsCommitted() {
+    return readerFillsCommitted.get();
   }
 
   /** Data pieces proactive reads left to parity because their DataNode was slow (see {@link SlowSources}). */
@@ -217,33 +234,48 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     // Ask the Manager while the NameNode is asked for the block locations.
     String path = makeQualified(f).toUri().getPath();
-    Future<DescriptorProto> descriptor;
+    boolean readerFills = readFillMaxBytes > 0;
+    Future<GetDescriptorResponseProto> lookup;
     try {
-      descriptor = lookups.submit(() -> manager.lookup(path));
+      lookup = lookups.submit(() -> manager.lookupForRead(path, readerFills));
     } catch (java.util.concurrent.RejectedExecutionException closed) {
-      descriptor = java.util.concurrent.CompletableFuture.completedFuture(null);
+      lookup = java.util.concurrent.CompletableFuture.completedFuture(null);
     }
-    FSDataInputStream vanilla = super.open(f, bufferSize);
+    FSDataInputStream vanilla;
     try {
-      FSDataInputStream p = tryPoCache(descriptor, vanilla);
+      vanilla = super.open(f, bufferSize);
+    } catch (IOException | RuntimeException e) {
+      releaseFill(lookup, "the reader could not open the file: " + e);
+      throw e;
+    }
+    try {
+      FSDataInputStream p = tryPoCache(lookup, vanilla);
       return p != null ? p : vanilla;
     } catch (RuntimeException e) {
       fallbacks.incrementAndGet();
       LOG.debug("POCache open of {} fell back to HDFS", f, e);
+      releaseFill(lookup, "the reader's open failed: " + e);
       return vanilla;
     }
   }
 
-  private FSDataInputStream tryPoCache(Future<DescriptorProto> descriptor, FSDataInputStream vanilla)
-      throws IOException {
-    if (!(vanilla instanceof HdfsDataInputStream)
-        || !(((HdfsDataInputStream) vanilla).getWrappedStream() instanceof DFSInputStream)) {
-      return null; // an encrypted file: POCache stays out of the way
-    }
-    DFSInputStream in = (DFSInputStream) ((HdfsDataInputStream) vanilla).getWrappedStream();
-    DescriptorProto d;
+  /** Hands a fill reservation the lookup may have brought back to the Manager's fill worker. */
+  private void releaseFill(Future<GetDescriptorResponseProto> lookup, String why) {
     try {
-      d = descriptor.get(); // the lookup is bounded by the Manager RPC timeout and never throws
+      GetDescriptorResponseProto r = lookup.isDone() ? lookup.get() : null;
+      if (r != null && r.hasFill()) {
+        manager.abort(r.getFill().getId(), why);
+      }
+    } catch (Exception e) {
+      LOG.debug("fill reservation not handed back (it expires): {}", e.toString());
+    }
+  }
+
+  private FSDataInputStream tryPoCache(Future<GetDescriptorResponseProto> lookup, FSDataInputStream vanilla)
+      throws IOException {
+    GetDescriptorResponseProto r;
+    try {
+      r = lookup.get(); // the lookup is bounded by the Manager RPC timeout and never throws
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       vanilla.close();
@@ -253,6 +285,19 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       LOG.debug("POCache descriptor lookup failed", e.getCause());
       return null;
     }
+    if (r == null) {
+      return null;
+    }
+    if (!(vanilla instanceof HdfsDataInputStream)
+        || !(((HdfsDataInputStream) vanilla).getWrappedStream() instanceof DFSInputStream)) {
+      releaseFill(lookup, "an encrypted file");
+      return null; // an encrypted file: POCache stays out of the way
+    }
+    DFSInputStream in = (DFSInputStream) ((HdfsDataInputStream) vanilla).getWrappedStream();
+    if (r.hasFill()) {
+      return tryFill(r.getFill(), in);
+    }
+    DescriptorProto d = r.hasParity() ? r.getParity() : null;
     if (d == null) {
       return null;
     }
@@ -277,6 +322,36 @@ public class PoCacheFileSystem extends DistributedFileSystem {
             deadlineMinMillis);
     proactiveOpens.incrementAndGet();
     return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, o -> report(d, o)));
+  }
+
+  /**
+   * A read miss the Manager handed to this reader: a stream that encodes what it
+   * reads and uploads the parity (see {@link FillingInputStream}), or, when this
+   * client cannot, the reservation goes back (the fill worker takes it over).
+   */
+  private FSDataInputStream tryFill(ReservationProto fill, DFSInputStream in) {
+    DescriptorProto d = fill.getParity();
+    long accumulators = d.getLayout() == LayoutProto.STRIPED ? (long) d.getM() * d.getCellSize()
+        : (long) d.getM() * d.getBlockSize();
+    RedisParityStore s = store();
+    String why = s == null ? "the reader cannot reach Redis"
+        : d.getLength() != in.getFileLength() ? "the file changed"
+        : accumulators > readFillMaxBytes ? "the reader's parity accumulators (" + accumulators + " bytes) exceed "
+            + PoCacheConfigKeys.READ_FILL_MAX_KEY + " = " + readFillMaxBytes
+        : null;
+    if (why != null) {
+      try {
+        manager.abort(fill.getId(), why);
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("fill reservation {} not handed back (it expires): {}", fill.getId(), e.toString());
+      }
+      return null;
+    }
+    ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
+        km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
+    readerFills.incrementAndGet();
+    return new FSDataInputStream(new FillingInputStream(in, fill.getId(), d, new ParityEncoder(d, s, coder), manager,
+        pool, readerFillsCommitted));
   }
 
   /**

@@ -131,8 +131,9 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   public GetDescriptorResponseProto getDescriptor(String path, boolean readerFills) throws IOException {
     GetDescriptorRequestProto r = GetDescriptorRequestProto.newBuilder().setPath(path).setReaderFills(readerFills)
         .build();
-    // A lookup that may reserve is not idempotent: asking twice could leave a reservation nobody fills.
-    return readerFills ? once(() -> proxy.getParityDescriptor(null, r)) : call(() -> proxy.getParityDescriptor(null, r));
+    // Retried once like other lookups: a repeated request never reserves twice (the file
+    // is then FILLING); at worst a reservation whose answer was lost expires unfilled.
+    return call(() -> proxy.getParityDescriptor(null, r));
   }
 
   /**

@@ -1,0 +1,284 @@
+package org.pocache.hdfs.client;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.ByteBufferReadable;
+import org.apache.hadoop.fs.CanSetDropBehind;
+import org.apache.hadoop.fs.CanSetReadahead;
+import org.apache.hadoop.fs.CanUnbuffer;
+import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.HasEnhancedByteBufferAccess;
+import org.apache.hadoop.fs.ReadOption;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.io.ByteBufferPool;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ManagerClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stream for a file the Manager admitted on this read and handed to this reader
+ * to fill (a read miss): every operation is the HDFS stream's, and the bytes the
+ * reader gets, in file order from the start, are also fed to a {@link ParityEncoder}.
+ * If the reader reads the whole file that way (sequentially, or with positional
+ * reads that continue each other; re-reading bytes already fed is fine), the parity
+ * is uploaded as it becomes final and committed, off the reader's thread, when the
+ * stream closes. Any other pattern (a jump ahead, a partial read) or a cache-side
+ * failure aborts the reservation, and the Manager's fill worker takes the file
+ * over. Nothing here ever fails or changes a read.
+ */
+final class FillingInputStream extends FSInputStream
+    implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess {
+  private static final Logger LOG = LoggerFactory.getLogger(FillingInputStream.class);
+  private static final long UPLOAD_WAIT_SECONDS = 60;
+
+  private final DFSInputStream in;
+  private final long reservationId;
+  private final DescriptorProto d;
+  private final ParityEncoder encoder;
+  private final ManagerClient manager;
+  private final ExecutorService pool;
+  private final AtomicLong committed;
+  private final long fileLength;
+  /** Guarded by encoder's monitor. */
+  private boolean filling = true;
+  private byte[] scratch;
+  private boolean closed;
+
+  FillingInputStream(DFSInputStream in, long reservationId, DescriptorProto d, ParityEncoder encoder,
+      ManagerClient manager, ExecutorService pool, AtomicLong committed) {
+    this.in = in;
+    this.reservationId = reservationId;
+    this.d = d;
+    this.encoder = encoder;
+    this.manager = manager;
+    this.pool = pool;
+    this.committed = committed;
+    this.fileLength = in.getFileLength();
+  }
+
+  /** Feeds bytes the reader got at file offset {@code at}, if they continue what was fed. */
+  private void tap(long at, byte[] b, int off, int len) {
+    synchronized (encoder) {
+      if (!filling || len <= 0) {
+        return;
+      }
+      long next = encoder.position();
+      if (at > next) {
+        stop("the reader skipped from " + next + " to " + at);
+        return;
+      }
+      if (at + len <= next) {
+        return; // bytes fed before
+      }
+      int skip = (int) (next - at);
+      try {
+        encoder.feed(b, off + skip, len - skip);
+      } catch (IOException | RuntimeException e) {
+        stop("encoding failed: " + e);
+      }
+    }
+  }
+
+  private void tap(long at, ByteBuffer from, int start, int len) {
+    if (len <= 0) {
+      return;
+    }
+    if (from.hasArray()) {
+      tap(at, from.array(), from.arrayOffset() + start, len);
+      return;
+    }
+    synchronized (encoder) {
+      if (!filling) {
+        return;
+      }
+      if (scratch == null || scratch.length < len) {
+        scratch = new byte[Math.min(Math.max(len, 64 << 10), 1 << 20)];
+      }
+      ByteBuffer src = from.duplicate();
+      src.position(start);
+      for (int done = 0; done < len; ) {
+        int n = Math.min(scratch.length, len - done);
+        src.limit(start + done + n);
+        src.get(scratch, 0, n);
+        tap(at + done, scratch, 0, n);
+        done += n;
+      }
+    }
+  }
+
+  /** Stops filling; the Manager's fill worker takes the file over. Called holding encoder's monitor. */
+  private void stop(String why) {
+    filling = false;
+    encoder.discard();
+    LOG.debug("Reader fill of {} stopped: {}", d.getPath(), why);
+    try {
+      manager.abort(reservationId, why);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("abort of reservation {} not delivered (it will expire): {}", reservationId, e.toString());
+    }
+  }
+
+  // --- reads: the HDFS stream's, tapped ---------------------------------------------
+
+  @Override
+  public synchronized int read() throws IOException {
+    long at = in.getPos();
+    int x = in.read();
+    if (x >= 0) {
+      tap(at, new byte[] {(byte) x}, 0, 1);
+    }
+    return x;
+  }
+
+  @Override
+  public synchronized int read(byte[] b, int off, int len) throws IOException {
+    long at = in.getPos();
+    int n = in.read(b, off, len);
+    tap(at, b, off, n);
+    return n;
+  }
+
+  @Override
+  public synchronized int read(ByteBuffer buf) throws IOException {
+    long at = in.getPos();
+    int start = buf.position();
+    int n = in.read(buf);
+    tap(at, buf, start, n);
+    return n;
+  }
+
+  @Override
+  public int read(long position, byte[] buffer, int offset, int length) throws IOException {
+    int n = in.read(position, buffer, offset, length);
+    tap(position, buffer, offset, n);
+    return n;
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+    in.readFully(position, buffer, offset, length);
+    tap(position, buffer, offset, length);
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer) throws IOException {
+    readFully(position, buffer, 0, buffer.length);
+  }
+
+  @Override
+  public synchronized ByteBuffer read(ByteBufferPool bufferPool, int maxLength, EnumSet<ReadOption> opts)
+      throws IOException {
+    long at = in.getPos();
+    ByteBuffer b = in.read(bufferPool, maxLength, opts);
+    if (b != null) {
+      tap(at, b, b.position(), b.remaining());
+    }
+    return b;
+  }
+
+  @Override
+  public void releaseBuffer(ByteBuffer buffer) {
+    in.releaseBuffer(buffer);
+  }
+
+  // --- everything else is the HDFS stream's -------------------------------------------
+
+  @Override
+  public synchronized void seek(long pos) throws IOException {
+    in.seek(pos);
+  }
+
+  @Override
+  public synchronized long getPos() throws IOException {
+    return in.getPos();
+  }
+
+  @Override
+  public synchronized boolean seekToNewSource(long targetPos) throws IOException {
+    return in.seekToNewSource(targetPos);
+  }
+
+  @Override
+  public synchronized long skip(long n) throws IOException {
+    return in.skip(n);
+  }
+
+  @Override
+  public synchronized int available() throws IOException {
+    return in.available();
+  }
+
+  @Override
+  public void setReadahead(Long readahead) throws IOException {
+    in.setReadahead(readahead);
+  }
+
+  @Override
+  public void setDropBehind(Boolean dropBehind) throws IOException {
+    in.setDropBehind(dropBehind);
+  }
+
+  @Override
+  public void unbuffer() {
+    in.unbuffer();
+  }
+
+  /** The HDFS stream underneath (read statistics). */
+  DFSInputStream hdfsStream() {
+    return in;
+  }
+
+  @Override
+  public void close() throws IOException {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    try {
+      in.close();
+    } finally {
+      synchronized (encoder) {
+        if (filling && encoder.position() < fileLength) {
+          stop("the reader read " + encoder.position() + " of " + fileLength + " bytes from the start");
+        }
+        if (filling) {
+          filling = false; // no more taps: a pread still running on another thread is not fed
+          finishLater();
+        }
+      }
+    }
+  }
+
+  /** Uploads the rest and commits, on the pool: closing never waits for Redis. */
+  private void finishLater() {
+    Runnable finish = () -> {
+      try {
+        encoder.finish(UPLOAD_WAIT_SECONDS);
+        manager.commit(reservationId, d.getFileId(), fileLength, encoder.parityBytes());
+        committed.incrementAndGet();
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        LOG.debug("Reader fill of {} not committed: {}", d.getPath(), e.toString());
+        try {
+          manager.abort(reservationId, "the reader's fill failed: " + e);
+        } catch (IOException | RuntimeException notDelivered) {
+          // It expires.
+        }
+      }
+    };
+    try {
+      pool.execute(finish);
+    } catch (RejectedExecutionException shuttingDown) {
+      finish.run();
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.hdfs.client.PoCacheFileSystem;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.testkit.DataPattern;
+
+/**
+ * A read miss the Manager admits is handed to the reader: a reader that reads the
+ * whole file uploads the parity itself; one that does not (or cannot) hands the
+ * reservation back and the Manager's fill worker fills the file instead. Every
+ * value equals an independent encoding, and every read returns the file's bytes.
+ */
+public class TestReaderFill {
+  private static final long LENGTH = 9 * ManagerCluster.BLOCK + 12_345; // three stripes, the last short
+
+  private static Map<String, String> conf() {
+    Map<String, String> c = new HashMap<>();
+    c.put(PoCacheConfigKeys.CSAC_ADMISSION_KEY, "cache-upon-access");
+    return c;
+  }
+
+  private static DescriptorProto awaitCached(ManagerClient m, Path p) throws Exception {
+    DescriptorProto[] d = new DescriptorProto[1];
+    GenericTestUtils.waitFor(() -> {
+      try {
+        d[0] = m.getDescriptor(p.toString()).getParity();
+        return d[0].hasFileId();
+      } catch (Exception e) {
+        return false;
+      }
+    }, 50, 20_000);
+    return d[0];
+  }
+
+  @Test
+  public void readersOfWholeFilesFillTheirParity() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, conf());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+
+      // Sequential reads in odd chunks, as a record reader would.
+      Path seq = new Path("/readerfill/sequential");
+      c.writePlain(seq, LENGTH, 81);
+      byte[] buf = new byte[(int) LENGTH];
+      try (FSDataInputStream in = fs.open(seq)) {
+        int off = 0;
+        for (int n; off < buf.length && (n = in.read(buf, off, Math.min(70_001, buf.length - off))) > 0; ) {
+          off += n;
+        }
+        assertEquals(buf.length, off);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(81, 0, buf, 0, buf.length));
+      assertEquals(1, fs.readerFills());
+      DescriptorProto d = awaitCached(m, seq);
+      GenericTestUtils.waitFor(() -> fs.readerFillsCommitted() == 1, 50, 20_000);
+      assertTrue(c.assertParityMatchesIndependentEncoding(seq, d) > 1);
+
+      // One positional read of the whole file.
+      Path whole = new Path("/readerfill/positional");
+      c.writePlain(whole, LENGTH, 82);
+      try (FSDataInputStream in = fs.open(whole)) {
+        in.readFully(0, buf);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(82, 0, buf, 0, buf.length));
+      d = awaitCached(m, whole);
+      GenericTestUtils.waitFor(() -> fs.readerFillsCommitted() == 2, 50, 20_000);
+      assertTrue(c.assertParityMatchesIndependentEncoding(whole, d) > 1);
+
+      // A reader that stops halfway hands the file to the fill worker.
+      Path half = new Path("/readerfill/half");
+      c.writePlain(half, LENGTH, 83);
+      byte[] part = new byte[(int) (LENGTH / 2)];
+      try (FSDataInputStream in = fs.open(half)) {
+        in.readFully(part);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(83, 0, part, 0, part.length));
+      assertEquals(3, fs.readerFills());
+      d = awaitCached(m, half);
+      assertTrue(c.assertParityMatchesIndependentEncoding(half, d) > 1);
+      assertEquals("the fill worker, not the reader, filled it", 2, fs.readerFillsCommitted());
+
+      // The cached file now reads proactively.
+      try (FSDataInputStream in = fs.open(seq)) {
+        in.readFully(0, buf);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(81, 0, buf, 0, buf.length));
+      assertTrue(fs.proactiveOpens() >= 1);
+    }
+  }
+
+  @Test
+  public void aReaderWithoutRoomForTheAccumulatorsHandsTheFillBack() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, conf());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_FILL_MAX_KEY,
+             Long.toString(ManagerCluster.BLOCK - 1))) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path p = new Path("/readerfill/no-room");
+      c.writePlain(p, LENGTH, 84);
+      byte[] buf = new byte[(int) LENGTH];
+      try (FSDataInputStream in = fs.open(p)) {
+        in.readFully(0, buf);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(84, 0, buf, 0, buf.length));
+      assertEquals(0, fs.readerFills());
+      DescriptorProto d = awaitCached(m, p);
+      assertTrue(c.assertParityMatchesIndependentEncoding(p, d) > 1);
+      assertFalse(fs.readerFillsCommitted() > 0);
+    }
+  }
+}
