@@ -222,6 +222,9 @@ public final class BaselineDriver {
              .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, "2500")
              .set(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(c.k))
              .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "200")
+             // A client's close retries completeFile after 400 ms when the DataNode's block
+             // report is not in yet: a random +400 ms on single writes, in both modes alike.
+             .set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20")
              .start()) {
       out.printf("redis-server %s on port %d (%s)%n",
           redis.version(), redis.port(), redis.binary().source().name().toLowerCase(Locale.ROOT));
