@@ -64,8 +64,10 @@ import org.slf4j.LoggerFactory;
  * that cover whole substripes are proactive (k data reads and the parity at once,
  * first k win); sequential reads of a replicated file go subblock by subblock through
  * degraded reads (rebuilt from parity when the DataNode is a known straggler or
- * misses its deadline). {@link #create} encodes the parity of admitted replicated
- * files while they are written. Any cache-side problem (no Manager answer within its timeout, Redis
+ * misses its deadline). A file the Manager admits on this open (a read miss) gets a
+ * {@link FillingInputStream} that encodes what it reads and uploads the parity if it
+ * reads the whole file. {@link #create} encodes the parity of admitted files while
+ * they are written. Any cache-side problem (no Manager answer within its timeout, Redis
  * unreachable, a descriptor for another file length) gives the vanilla stream and
  * is counted ({@link #fallbacks()}).
  */
