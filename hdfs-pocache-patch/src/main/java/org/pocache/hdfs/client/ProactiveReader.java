@@ -211,6 +211,9 @@ final class ProactiveReader {
    * the caller's buffer again.
    */
   private final class Fetch {
+    /** A decoded piece whose read took this many times its peers' time was late, not just last. */
+    static final double LATE_FACTOR = 1.5;
+
     final long s;
     final int j0;
     final int count;
@@ -250,6 +253,12 @@ final class ProactiveReader {
     /** Pieces already in the caller's buffer; once closed, reads no longer copy. Guarded by this. */
     private final boolean[] copied;
     private boolean closed;
+    /** Reads that ended, and how; decoded pieces waiting for their read to end to be judged. Guarded by this. */
+    private final boolean[] ended;
+    private final boolean[] endedOk;
+    private final boolean[] judgeLater;
+    /** When the pieces that completed the fetch had arrived (for judging decoded ones). Guarded by this. */
+    private long peersAt;
 
     Fetch(long s, int j0, int count, long pos, byte[] buf, int off) {
       this.s = s;
@@ -277,6 +286,9 @@ final class ProactiveReader {
       reads = new Future<?>[k];
       arrivedAt = new long[k];
       copied = new boolean[k];
+      ended = new boolean[k];
+      endedOk = new boolean[k];
+      judgeLater = new boolean[k];
       parityBytes = new byte[m][];
       for (int r = 0; r < m; r++) {
         parityBytes[r] = leases.forTask(count * pieceBytes);
@@ -345,10 +357,12 @@ final class ProactiveReader {
         skipped[i] = false;
       }
       reads[i] = done.submit(() -> {
+        boolean ok = false;
         try {
           long t0 = System.nanoTime();
           data.readFully(at, b, 0, n);
           arrivedAt[i] = System.nanoTime();
+          ok = true;
           sources.observed(locations.of(s, i), n, arrivedAt[i] - t0);
           synchronized (this) {
             if (!closed) {
@@ -358,6 +372,7 @@ final class ProactiveReader {
           }
         } finally {
           leases.written(b);
+          ended(i, ok);
         }
         return i;
       });
@@ -485,10 +500,43 @@ final class ProactiveReader {
         }
       }
       for (int i = 0; i < k; i++) {
-        if (reads[i] != null && (decoded[i] || sources.judging())) {
-          sources.served(locations.of(s, i), decoded[i]);
+        if (reads[i] != null && !decoded[i] && sources.judging()) {
+          sources.served(locations.of(s, i), false);
         }
       }
+      synchronized (this) {
+        // A decoded piece is judged when its read ends: only then is it known how late it was.
+        peersAt = anyArrived ? lastArrival : System.nanoTime();
+        for (int i = 0; i < k; i++) {
+          if (reads[i] != null && decoded[i]) {
+            judgeLater[i] = true;
+            if (ended[i]) {
+              judge(i);
+            }
+          }
+        }
+      }
+    }
+
+    /** The read of piece i ended ({@code ok}: with its bytes). */
+    private synchronized void ended(int i, boolean ok) {
+      ended[i] = true;
+      endedOk[i] = ok;
+      if (judgeLater[i]) {
+        judge(i);
+      }
+    }
+
+    /**
+     * Records whether decoded piece i's read was late: it failed, or it took at least
+     * {@link #LATE_FACTOR} times as long as the pieces that completed the fetch. A
+     * healthy DataNode that merely came last is not late. Called holding this monitor.
+     */
+    private void judge(int i) {
+      judgeLater[i] = false;
+      long peers = Math.max(1, peersAt - born);
+      boolean late = !endedOk[i] || arrivedAt[i] - born >= LATE_FACTOR * peers;
+      sources.served(locations.of(s, i), late);
     }
 
     private int count(boolean[] b) {

@@ -17,8 +17,10 @@ import org.pocache.manager.server.StragglerMonitor;
  *
  * <p>The policy, per FileSystem: a piece is skipped when every DataNode holding it is
  * on the Manager's straggler list; or, for a piece on one DataNode, when that
- * DataNode was the late one (its piece decoded rather than awaited) in at least
- * {@value #LATE_OF} of the last {@value #WINDOW} substripes it was asked for. Such a
+ * DataNode was late in at least {@value #LATE_OF} of the last {@value #WINDOW} reads
+ * it was asked for: its piece was decoded rather than awaited, and its read then
+ * took at least 1.5 times as long as the pieces that completed the fetch, or failed
+ * (a healthy DataNode that merely came last is not late). Such a
  * DataNode is still read every {@value #PROBE_EVERY}th time, so a recovered one is
  * noticed: once it is on time again its history clears. A piece with several
  * replicas is judged by the straggler list only, since which replica HDFS reads is

@@ -189,6 +189,46 @@ public class TestProactiveReads {
     }
   }
 
+  /**
+   * A DataNode whose abandoned reads end far later than their peers' is skipped (its
+   * bandwidth not spent on bytes parity replaces); once it recovers, a probe finds it
+   * on time and it is read again.
+   */
+  @Test
+  public void aPersistentStragglerIsSkippedUntilAProbeFindsItRecovered() throws Exception {
+    Path p = new Path("/proactive/skip");
+    cachedFile(p, 17);
+    try (PoCacheFileSystem own = (PoCacheFileSystem) FileSystem.newInstance(hdfs.fs().getUri(), fs.getConf())) {
+      byte[] buf = new byte[(int) (4 * BLOCK)];
+      hdfs.throttle(2).setDelayPerRead(800);
+      try {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (own.skippedPieces() == 0) {
+          assertTrue("DataNode 2 never skipped", System.currentTimeMillis() < deadline);
+          try (FSDataInputStream in = own.open(p)) {
+            in.readFully(0, buf);
+          }
+          assertEquals(-1, DataPattern.firstMismatch(17, 0, buf, 0, buf.length));
+          Thread.sleep(300); // the abandoned reads end, and are judged late
+        }
+      } finally {
+        hdfs.throttle(2).reset();
+      }
+      // Recovered: within a probe interval a read of DataNode 2 is on time, and skipping stops.
+      long deadline = System.currentTimeMillis() + 30_000;
+      int quiet = 0;
+      while (quiet < 3) {
+        assertTrue("DataNode 2 still skipped after it recovered", System.currentTimeMillis() < deadline);
+        long before = own.skippedPieces();
+        try (FSDataInputStream in = own.open(p)) {
+          in.readFully(0, buf);
+        }
+        assertEquals(-1, DataPattern.firstMismatch(17, 0, buf, 0, buf.length));
+        quiet = own.skippedPieces() == before ? quiet + 1 : 0;
+      }
+    }
+  }
+
   /** Short positional reads (inside one subblock, or across a subblock edge) race a rebuild when late. */
   @Test
   public void shortPreadsOfALateDataNodeAreRebuilt() throws Exception {
