@@ -397,14 +397,14 @@ public final class BaselineDriver {
     return (System.nanoTime() - start) / 1e6;
   }
 
-  /** Waits (at most 30 s) until the Manager's straggler list is empty. */
+  /** Waits (at most 10 s) until the Manager's straggler list is empty. */
   private static void awaitNoStragglers(int managerPort, MiniHdfs hdfs, PrintStream out) throws IOException {
     long start = System.nanoTime();
     try (ManagerClient manager = new ManagerClient(
         new java.net.InetSocketAddress("127.0.0.1", managerPort), hdfs.conf(), 2000)) {
       while (!manager.getStragglers().dataNodes.isEmpty()) {
-        if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(30)) {
-          out.println("the Manager still lists stragglers after 30 s: " + manager.getStragglers().dataNodes);
+        if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(10)) {
+          out.println("the Manager still lists stragglers after 10 s: " + manager.getStragglers().dataNodes);
           return;
         }
         Thread.sleep(100);
