@@ -435,7 +435,16 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
               + o.getMillis() + " ms");
         }
       }
-      if (namespace.byId(fileId) == null) {
+      // A file the index knows needs no NameNode call (one per read otherwise); an
+      // unknown id is checked, so a bad report still gets a clear error.
+      boolean indexed;
+      state.lock();
+      try {
+        indexed = index.get(fileId) != null;
+      } finally {
+        state.unlock();
+      }
+      if (!indexed && namespace.byId(fileId) == null) {
         throw new FileNotFoundException("read report names file id " + fileId + ", which does not exist");
       }
       for (DataNodeObservationProto o : report.getObservationsList()) {
