@@ -261,13 +261,19 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
   }
 
-  /** Hands a fill reservation the lookup may have brought back to the Manager's fill worker. */
+  /**
+   * Hands a fill reservation the lookup may have brought back to the Manager's fill
+   * worker. Waits for the lookup if it is still running (bounded by the Manager RPC
+   * timeout): a reservation nobody fills would otherwise block the file until it expires.
+   */
   private void releaseFill(Future<GetDescriptorResponseProto> lookup, String why) {
     try {
-      GetDescriptorResponseProto r = lookup.isDone() ? lookup.get() : null;
+      GetDescriptorResponseProto r = lookup.get();
       if (r != null && r.hasFill()) {
         manager.abort(r.getFill().getId(), why);
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the reservation expires
     } catch (Exception e) {
       LOG.debug("fill reservation not handed back (it expires): {}", e.toString());
     }
