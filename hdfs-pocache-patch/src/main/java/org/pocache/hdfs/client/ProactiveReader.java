@@ -36,6 +36,7 @@ import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
  * that fails (a dead DataNode) is decoded from parity when parity is there.
  */
 final class ProactiveReader {
+
   /** What happened to the parity while reading, for the read report. */
   static final class Outcome {
     int substripes;
@@ -206,9 +207,10 @@ final class ProactiveReader {
    * A run of {@code count} consecutive substripes in flight: one read per data piece
    * (none for a slow source left to parity) and one GET of all their parity. Piece i's
    * array holds substripe j0 + c at offset c * S. A data read copies its piece into
-   * the caller's buffer as soon as it arrives, so only pieces decoded or arriving
-   * last are copied on the caller's time; once the fetch is closed no read touches
-   * the caller's buffer again.
+   * the caller's buffer as soon as it arrives, so only pieces decoded are copied on
+   * the caller's time; pieces arriving together copy at once, each to its own range.
+   * Closing the fetch waits for copies under way and stops new ones, so after it no
+   * read touches the caller's buffer again.
    */
   private final class Fetch {
     /** A decoded piece whose read took this many times its peers' time was late, not just last. */
@@ -253,6 +255,8 @@ final class ProactiveReader {
     /** Pieces already in the caller's buffer; once closed, reads no longer copy. Guarded by this. */
     private final boolean[] copied;
     private boolean closed;
+    /** Reads copying into the caller's buffer right now (they start only while not closed). Guarded by this. */
+    private int copying;
     /** Reads that ended, and how; decoded pieces waiting for their read to end to be judged. Guarded by this. */
     private final boolean[] ended;
     private final boolean[] endedOk;
@@ -363,13 +367,16 @@ final class ProactiveReader {
           data.readFully(at, b, 0, n);
           arrivedAt[i] = System.nanoTime();
           ok = true;
-          sources.observed(locations.of(s, i), n, arrivedAt[i] - t0);
-          synchronized (this) {
-            if (!closed) {
-              copyOut(i, b);
-              copied[i] = true;
+          if (beginCopy()) {
+            boolean whole = false;
+            try {
+              copyOut(i, b); // outside the monitor: pieces arriving together copy at once
+              whole = true;
+            } finally {
+              endCopy(i, whole);
             }
           }
+          sources.observed(locations.of(s, i), n, arrivedAt[i] - t0);
         } finally {
           leases.written(b);
           ended(i, ok);
@@ -421,10 +428,46 @@ final class ProactiveReader {
       }
     }
 
+    /** Whether a read that arrived may copy into the caller's buffer: not once the fetch is closed. */
+    private synchronized boolean beginCopy() {
+      if (closed) {
+        return false;
+      }
+      copying++;
+      return true;
+    }
+
+    private synchronized void endCopy(int i, boolean whole) {
+      copied[i] = whole;
+      if (--copying == 0) {
+        notifyAll();
+      }
+    }
+
+    /**
+     * Marks the fetch closed and waits for copies already under way (a piece's copy
+     * takes about a millisecond): after this no read touches the caller's buffer.
+     * Called holding this fetch's monitor.
+     */
+    private void closeAndAwaitCopies() {
+      closed = true;
+      boolean interrupted = false;
+      while (copying > 0) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          interrupted = true; // the copies end by themselves; the caller's buffer must be ours first
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
     /** No read copies into the caller's buffer after this; arrays go back as their reads end. */
     void close() {
       synchronized (this) {
-        closed = true;
+        closeAndAwaitCopies();
       }
       leases.close();
     }
@@ -492,7 +535,7 @@ final class ProactiveReader {
         waitForData();
       }
       synchronized (this) {
-        closed = true; // from here on the caller's buffer is the caller's alone
+        closeAndAwaitCopies(); // from here on the caller's buffer is the caller's alone
         for (int i = 0; i < k; i++) {
           if (!copied[i]) {
             copyOut(i, pieces[i]); // decoded, or virtual zeros (nothing stored)

@@ -1,6 +1,7 @@
 package org.pocache.hdfs.client;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,9 +21,12 @@ import org.pocache.manager.server.StragglerMonitor;
  * DataNode was late in at least {@value #LATE_OF} of the last {@value #WINDOW} reads
  * it was asked for: its piece was decoded rather than awaited, and its read then
  * took at least 1.5 times as long as the pieces that completed the fetch, or failed
- * (a healthy DataNode that merely came last is not late). Such a
- * DataNode is still read every {@value #PROBE_EVERY}th time, so a recovered one is
- * noticed: once it is on time again its history clears. A piece with several
+ * (a healthy DataNode that merely came last is not late). Either way the piece is
+ * still read every {@value #PROBE_EVERY}th time, so a recovered DataNode is
+ * noticed: once it is on time again its history clears, and a listed DataNode this
+ * client read on time is not skipped for the list's sake until it is late again or
+ * the Manager drops it (the Manager clears a DataNode only on fresh evidence, and
+ * a DataNode every client skips serves nothing to give any). A piece with several
  * replicas is judged by the straggler list only, since which replica HDFS reads is
  * not known here. A read skips at most m pieces per substripe (what parity can
  * replace), and reads the skipped pieces after all if the parity turns out to be
@@ -35,6 +39,10 @@ final class SlowSources {
 
   private final Supplier<Set<String>> stragglers;
   private final Map<String, History> histories = new ConcurrentHashMap<>();
+  /** Listed DataNodes this client has since read on time: the list does not skip them. */
+  private final Set<String> overruled = ConcurrentHashMap.newKeySet();
+  /** Skip decisions for pieces whose every replica is listed, for their probes. */
+  private final AtomicLong replicatedListed = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
   /** Bytes and nanoseconds of finished data reads per DataNode, not yet reported to the Manager. */
   private final Map<String, long[]> observed = new ConcurrentHashMap<>();
@@ -56,15 +64,25 @@ final class SlowSources {
     if (dataNodes.isEmpty()) {
       return false;
     }
-    Set<String> listed = stragglers.get();
+    Set<String> listed = listed();
     boolean allListed = !listed.isEmpty();
     for (String dn : dataNodes) {
       allListed &= listed.contains(dn);
     }
-    boolean skip = allListed;
-    if (!skip && dataNodes.size() == 1) {
-      History h = histories.get(dataNodes.get(0));
+    boolean skip;
+    if (dataNodes.size() == 1) {
+      String dn = dataNodes.get(0);
+      History h = histories.get(dn);
+      if (h != null && !allListed && h.onlyListed()) {
+        histories.remove(dn, h); // the Manager dropped it, and this client never saw it late
+        h = null;
+      }
+      if (h == null && allListed) {
+        h = histories.computeIfAbsent(dn, x -> History.suspect());
+      }
       skip = h != null && h.skipNow();
+    } else {
+      skip = allListed && replicatedListed.incrementAndGet() % PROBE_EVERY != 0;
     }
     if (skip) {
       skipped.incrementAndGet();
@@ -78,21 +96,41 @@ final class SlowSources {
       return;
     }
     String dn = dataNodes.get(0);
+    boolean listed = stragglers.get().contains(dn);
+    if (late) {
+      overruled.remove(dn);
+    } else if (listed) {
+      overruled.add(dn);
+    }
     History h = histories.get(dn);
     if (h == null) {
       if (!late) {
         return; // nothing to remember about a DataNode that has only ever been on time
       }
-      h = histories.computeIfAbsent(dn, x -> new History());
+      // Late, and on the list: the list's word stands again.
+      h = histories.computeIfAbsent(dn, x -> listed ? History.suspect() : new History());
     }
     if (h.add(late)) {
       histories.remove(dn, h); // nothing late in its window any more
     }
   }
 
-  /** The Manager's straggler list as last fetched. */
+  /**
+   * The Manager's straggler list as last fetched, less the DataNodes this client
+   * has read on time since they were listed.
+   */
   Set<String> listed() {
-    return stragglers.get();
+    Set<String> listed = stragglers.get();
+    if (overruled.isEmpty()) {
+      return listed;
+    }
+    overruled.retainAll(listed); // a DataNode the Manager dropped needs no overruling
+    if (overruled.isEmpty()) {
+      return listed;
+    }
+    Set<String> out = new HashSet<>(listed);
+    out.removeAll(overruled);
+    return out;
   }
 
   /**
@@ -146,9 +184,25 @@ final class SlowSources {
     private int bits;
     private int count;
     private int sinceProbe;
+    /** Whether all it holds is the Manager's word, no outcome of this client's. */
+    private boolean listedOnly;
+
+    /** A DataNode known only from the Manager's list: as if late every time. */
+    static History suspect() {
+      History h = new History();
+      h.bits = (1 << WINDOW) - 1;
+      h.count = WINDOW;
+      h.listedOnly = true;
+      return h;
+    }
+
+    synchronized boolean onlyListed() {
+      return listedOnly;
+    }
 
     /** Records one outcome; true if no read in the window was late. */
     synchronized boolean add(boolean late) {
+      listedOnly = false;
       if (!late && count >= WINDOW && Integer.bitCount(bits) >= LATE_OF) {
         bits = 0; // an on-time probe: the DataNode has recovered
         count = 0;

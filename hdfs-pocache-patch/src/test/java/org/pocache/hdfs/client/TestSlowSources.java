@@ -107,4 +107,47 @@ public class TestSlowSources {
     assertFalse(s.judging());
     assertFalse(s.skip(A));
   }
+
+  @Test
+  public void aListedDataNodeIsProbedAndAnOnTimeReadOverrulesTheList() {
+    Set<String> listed = new HashSet<>(Arrays.asList("dn-a:9866"));
+    SlowSources s = new SlowSources(() -> listed);
+    for (int i = 1; i < SlowSources.PROBE_EVERY; i++) {
+      assertTrue("skip " + i, s.skip(A));
+    }
+    assertFalse("the " + SlowSources.PROBE_EVERY + "th is a probe", s.skip(A));
+    s.served(A, false); // it was on time: recovered, whatever the Manager still says
+    assertEquals(Collections.emptySet(), s.listed());
+    for (int i = 0; i < 2 * SlowSources.PROBE_EVERY; i++) {
+      assertFalse(s.skip(A));
+      s.served(A, false);
+    }
+    s.served(A, true); // late again while listed: the list counts again
+    assertEquals(listed, s.listed());
+    assertTrue(s.skip(A));
+    listed.clear(); // the Manager dropped it, but this client saw it late itself
+    assertTrue(s.skip(A));
+  }
+
+  @Test
+  public void aDataNodeSkippedOnlyForTheListIsReadOnceTheManagerDropsIt() {
+    Set<String> listed = new HashSet<>(Arrays.asList("dn-b:9866"));
+    SlowSources s = new SlowSources(() -> listed);
+    assertTrue(s.skip(B));
+    listed.clear();
+    assertFalse(s.skip(B));
+    assertFalse("nothing left to judge", s.judging());
+  }
+
+  @Test
+  public void piecesWhoseEveryReplicaIsListedAreProbedToo() {
+    Set<String> listed = new HashSet<>(Arrays.asList("dn-a:9866", "dn-b:9866"));
+    SlowSources s = new SlowSources(() -> listed);
+    List<String> both = Arrays.asList("dn-a:9866", "dn-b:9866");
+    int probes = 0;
+    for (int i = 0; i < 2 * SlowSources.PROBE_EVERY; i++) {
+      probes += s.skip(both) ? 0 : 1;
+    }
+    assertEquals(2, probes);
+  }
 }

@@ -35,17 +35,7 @@ public final class Manager implements AutoCloseable {
    */
   public static Manager start(Configuration conf, Namespace namespace) throws IOException {
     PoCacheConfig.init();
-    StragglerDetector detector = Detectors.create(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY,
-        conf.getTrimmed(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY, PoCacheConfigKeys.STRAGGLER_DETECTOR_DEFAULT),
-        PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_MIN_SAMPLES_KEY,
-            PoCacheConfigKeys.STRAGGLER_MIN_SAMPLES_DEFAULT, 2, 100_000),
-        PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY,
-            PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_DEFAULT, 1, Integer.MAX_VALUE),
-        PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_REPORT_TTL_KEY,
-            PoCacheConfigKeys.STRAGGLER_REPORT_TTL_DEFAULT, 1, Integer.MAX_VALUE),
-        PoCacheConfig.getDouble(conf, PoCacheConfigKeys.STRAGGLER_MIN_FRACTION_KEY,
-            PoCacheConfigKeys.STRAGGLER_MIN_FRACTION_DEFAULT, 0, 1));
-    StragglerMonitor monitor = new StragglerMonitor(detector, System::currentTimeMillis);
+    StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), newDetector(conf), System::currentTimeMillis);
     InetSocketAddress bind = PoCacheConfig.getAddress(conf, PoCacheConfigKeys.MANAGER_ADDRESS_KEY,
         PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);
     int handlers = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_HANDLERS_KEY,
@@ -92,6 +82,20 @@ public final class Manager implements AutoCloseable {
 
   public InetSocketAddress address() {
     return rpc.address();
+  }
+
+  /** The configured straggler detector; a fresh instance per call. */
+  private static StragglerDetector newDetector(Configuration conf) {
+    return Detectors.create(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY,
+        conf.getTrimmed(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY, PoCacheConfigKeys.STRAGGLER_DETECTOR_DEFAULT),
+        PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_MIN_SAMPLES_KEY,
+            PoCacheConfigKeys.STRAGGLER_MIN_SAMPLES_DEFAULT, 2, 100_000),
+        PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY,
+            PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_DEFAULT, 1, Integer.MAX_VALUE),
+        PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_REPORT_TTL_KEY,
+            PoCacheConfigKeys.STRAGGLER_REPORT_TTL_DEFAULT, 1, Integer.MAX_VALUE),
+        PoCacheConfig.getDouble(conf, PoCacheConfigKeys.STRAGGLER_MIN_FRACTION_KEY,
+            PoCacheConfigKeys.STRAGGLER_MIN_FRACTION_DEFAULT, 0, 1));
   }
 
   public StragglerMonitor stragglers() {

@@ -2,15 +2,24 @@ package org.pocache.manager.server;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.pocache.csac.detect.StragglerDetector;
 import org.pocache.manager.protocol.PoCacheManagerProtocol.StragglerList;
 
 /**
- * The Manager's straggler list: DataNode heartbeats and client observations feed
- * the configured detector; the list is what the detector says now. The detector
- * synchronizes on itself (its own state), so heartbeats from many RPC handler
- * threads and readers of the list are safe.
+ * The Manager's straggler list: DataNode heartbeats and client observations each
+ * feed their own instance of the configured detector, and the list is every
+ * DataNode either of them flags now. The two are kept apart because they measure
+ * different things: a heartbeat's rate is the DataNode's own read time (disk), a
+ * client's is the whole read as the client saw it (network and queueing
+ * included), which is lower for every DataNode. Compared with each other, a
+ * DataNode whose newest sample happened to be a client's looked slow next to
+ * DataNodes whose newest was a heartbeat. Apart, heartbeats find slow disks and
+ * client observations find slow paths (a bad link) that a DataNode's own clock
+ * cannot see. Each detector synchronizes on itself, so heartbeats and reports
+ * from many RPC handler threads and readers of the list are safe.
  */
 public final class StragglerMonitor {
   /**
@@ -19,11 +28,21 @@ public final class StragglerMonitor {
    */
   public static final long MIN_CLIENT_SAMPLE_BYTES = 1 << 20;
 
-  private final StragglerDetector detector;
+  private final StragglerDetector heartbeats;
+  private final StragglerDetector clientReads;
   private final LongSupplier clock;
 
-  public StragglerMonitor(StragglerDetector detector, LongSupplier clock) {
-    this.detector = detector;
+  /**
+   * @param heartbeats judges DataNode heartbeats
+   * @param clientReads judges client observations; a separate instance of the same
+   *     kind (its samples are never compared with heartbeats')
+   */
+  public StragglerMonitor(StragglerDetector heartbeats, StragglerDetector clientReads, LongSupplier clock) {
+    if (heartbeats == clientReads) {
+      throw new IllegalArgumentException("heartbeats and client observations need detectors of their own");
+    }
+    this.heartbeats = heartbeats;
+    this.clientReads = clientReads;
     this.clock = clock;
   }
 
@@ -32,23 +51,24 @@ public final class StragglerMonitor {
     if (dataNode == null || dataNode.isEmpty()) {
       throw new IOException("heartbeat without a DataNode name");
     }
-    report(dataNode, bytesRead, serviceMillis, "heartbeat");
+    report(heartbeats, dataNode, bytesRead, serviceMillis, "heartbeat");
   }
 
   /**
-   * What a client saw one DataNode do during a read (network included). Folded
-   * into the same per-DataNode rate as heartbeats: whichever is newer counts.
+   * What a client saw one DataNode do during a read (network included), judged
+   * against other clients' observations only.
    */
   public void observe(String dataNode, long bytes, double millis) throws IOException {
     if (dataNode == null || dataNode.isEmpty()) {
       throw new IOException("read report names an empty DataNode");
     }
     if (bytes >= MIN_CLIENT_SAMPLE_BYTES || bytes < 0 || !(millis >= 0)) {
-      report(dataNode, bytes, millis, "read report");
+      report(clientReads, dataNode, bytes, millis, "read report");
     }
   }
 
-  private void report(String dataNode, long bytes, double millis, String what) throws IOException {
+  private void report(StragglerDetector detector, String dataNode, long bytes, double millis, String what)
+      throws IOException {
     try {
       detector.report(dataNode, bytes, millis, clock.getAsLong());
     } catch (IllegalArgumentException e) {
@@ -57,6 +77,9 @@ public final class StragglerMonitor {
   }
 
   public StragglerList getStragglers() {
-    return new StragglerList(new ArrayList<>(detector.stragglers(clock.getAsLong())), detector.name());
+    long now = clock.getAsLong();
+    Set<String> both = new TreeSet<>(heartbeats.stragglers(now));
+    both.addAll(clientReads.stragglers(now));
+    return new StragglerList(new ArrayList<>(both), heartbeats.name());
   }
 }

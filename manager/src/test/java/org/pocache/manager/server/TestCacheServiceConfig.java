@@ -6,6 +6,7 @@ import static org.junit.Assert.fail;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.Test;
 import org.pocache.csac.detect.Detectors;
+import org.pocache.csac.detect.StragglerDetector;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 
@@ -43,11 +44,15 @@ public class TestCacheServiceConfig {
     Configuration c = new Configuration();
     c.set(key, value);
     try {
-      new CacheService(c, null, new StragglerMonitor(Detectors.create(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY,
-          "median-mad", 3, 10_000, 60_000, 0.3), System::currentTimeMillis), System::currentTimeMillis).close();
+      new CacheService(c, null, new StragglerMonitor(detector(), detector(), System::currentTimeMillis),
+          System::currentTimeMillis).close();
       fail(key + " = " + value + " accepted");
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().contains(key) && e.getMessage().contains(says));
     }
+  }
+
+  private static StragglerDetector detector() {
+    return Detectors.create(PoCacheConfigKeys.STRAGGLER_DETECTOR_KEY, "median-mad", 3, 10_000, 60_000, 0.3);
   }
 }
