@@ -315,12 +315,18 @@ public final class BaselineDriver {
       // What the Manager made of it: the contiguous layouts' straggler is DataNode 0.
       String injected = hdfs.dataNode(0).getDatanodeId().getXferAddr();
       table.field("straggler_injected", injected);
+      // The striped rows throttle the DataNode of each file's first cell instead.
+      java.util.Set<String> stripedStragglers = new java.util.TreeSet<>();
+      for (int dn : firstDataNode) {
+        stripedStragglers.add(hdfs.dataNode(dn).getDatanodeId().getXferAddr());
+      }
+      table.field("stragglers_injected_striped", new ArrayList<>(stripedStragglers));
       try (ManagerClient manager = new ManagerClient(
           new java.net.InetSocketAddress("127.0.0.1", managerPort), hdfs.conf(), 2000)) {
         ManagerClient.StragglerList detected = manager.getStragglers();
         table.field("stragglers_detected", detected.dataNodes);
-        out.printf("straggler injected: %s; the Manager (%s) reports stragglers: %s%n", injected, detected.detector,
-            detected.dataNodes);
+        out.printf("straggler injected: %s (striped rows: %s); the Manager (%s) reports stragglers: %s%n", injected,
+            stripedStragglers, detected.detector, detected.dataNodes);
       } catch (IOException e) {
         table.field("stragglers_detected", new ArrayList<String>());
         out.println("the Manager could not be asked for its straggler list: " + e.getMessage());

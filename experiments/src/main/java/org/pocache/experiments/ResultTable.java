@@ -19,12 +19,15 @@ public final class ResultTable {
     public final String layout;
     public final boolean straggler;
     public final LatencyStats stats;
+    /** Every read's latency, in the order the reads ran. */
+    final double[] inOrder;
 
-    Row(String mode, String layout, boolean straggler, LatencyStats stats) {
+    Row(String mode, String layout, boolean straggler, double[] inOrder) {
       this.mode = mode;
       this.layout = layout;
       this.straggler = straggler;
-      this.stats = stats;
+      this.stats = new LatencyStats(inOrder);
+      this.inOrder = inOrder.clone();
     }
   }
 
@@ -35,7 +38,7 @@ public final class ResultTable {
   private final List<long[]> hedged = new ArrayList<>(); // {straggler 0/1, ops, wins, in caller thread}
 
   public void add(String mode, String layout, boolean straggler, double[] latenciesMillis) {
-    rows.add(new Row(mode, layout, straggler, new LatencyStats(latenciesMillis)));
+    rows.add(new Row(mode, layout, straggler, latenciesMillis));
   }
 
   /** Records a run parameter; it goes into the JSON's "config" object. */
@@ -135,9 +138,13 @@ public final class ResultTable {
       Row r = rows.get(i);
       sb.append(String.format(Locale.ROOT,
           "    {\"mode\": %s, \"layout\": %s, \"straggler\": %b, \"reads\": %d, \"mean_ms\": %.3f,"
-              + " \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"p99_ms\": %.3f}",
+              + " \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"p99_ms\": %.3f, \"latencies_ms\": [",
           quote(r.mode), quote(r.layout), r.straggler, r.stats.count(), r.stats.mean(),
           r.stats.percentile(50), r.stats.percentile(95), r.stats.percentile(99)));
+      for (int x = 0; x < r.inOrder.length; x++) {
+        sb.append(x == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f", r.inOrder[x]));
+      }
+      sb.append("]}");
       sb.append(i + 1 < rows.size() ? ",\n" : "\n");
     }
     sb.append("  ],\n  \"bytes_verified\": ").append(bytesVerified).append(",\n  \"hr_metrics\": [");

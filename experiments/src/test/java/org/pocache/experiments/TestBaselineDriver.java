@@ -58,5 +58,8 @@ public class TestBaselineDriver {
     assertTrue(written, written.contains("\"striped_policy\": \"RS-3-2-1024k\""));
     assertTrue(written, written.matches("(?s).*\"straggler_injected\": \"127\\.0\\.0\\.1:\\d+\".*"));
     assertTrue(written, written.matches("(?s).*\"stragglers_detected\": \\[[^]]*\\].*"));
+    assertTrue(written, written.matches("(?s).*\"stragglers_injected_striped\": \\[\"127\\.0\\.0\\.1:\\d+\".*"));
+    // Every row lists each read's latency, in order (2 files x 1 repeat here).
+    assertTrue(written, written.matches("(?s).*\"latencies_ms\": \\[[0-9]+[.][0-9], [0-9]+[.][0-9]\\]\\}.*"));
   }
 }
