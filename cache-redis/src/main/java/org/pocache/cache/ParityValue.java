@@ -47,6 +47,29 @@ public final class ParityValue {
    * @throws IllegalArgumentException if there are more than 255 data CRCs
    */
   public static byte[] encode(ParityKey key, int[] dataCrcs, ByteBuffer payload) {
+    int h = headerBytes(dataCrcs.length);
+    byte[] out = new byte[h + payload.remaining()];
+    payload.duplicate().get(out, h, payload.remaining());
+    return seal(key, dataCrcs, out);
+  }
+
+  /**
+   * The header length of a value with {@code k} data CRCs: where its payload starts.
+   * A producer that leaves this much room in front of its parity can have the value
+   * built in place ({@link #seal}), without copying the payload.
+   */
+  public static int headerBytes(int k) {
+    return headerLength(k);
+  }
+
+  /**
+   * Writes the header into the first {@link #headerBytes} bytes of {@code value},
+   * whose payload is the rest of the array, and returns it as the stored bytes.
+   *
+   * @throws IllegalArgumentException if there are more than 255 data CRCs, or the
+   *     array is shorter than a header
+   */
+  public static byte[] seal(ParityKey key, int[] dataCrcs, byte[] value) {
     if (dataCrcs.length > 255) {
       throw new IllegalArgumentException("at most 255 data CRCs, got " + dataCrcs.length);
     }
@@ -54,19 +77,21 @@ public final class ParityValue {
       throw new IllegalArgumentException("parity index must be <= 255, got " + key.parityIndex());
     }
     int h = headerLength(dataCrcs.length);
-    int n = payload.remaining();
-    byte[] out = new byte[h + n];
-    ByteBuffer b = ByteBuffer.wrap(out);
+    if (value.length < h) {
+      throw new IllegalArgumentException("a value of " + value.length + " bytes has no room for its " + h
+          + "-byte header");
+    }
+    int n = value.length - h;
+    ByteBuffer b = ByteBuffer.wrap(value);
     b.putInt(MAGIC).put((byte) VERSION).put((byte) dataCrcs.length).putShort((short) 0);
     b.putLong(key.fileId()).putLong(key.generation()).putInt(key.stripe()).putInt(key.substripe());
     b.put((byte) key.parityIndex()).put((byte) 0).putShort((short) 0);
-    b.putInt(n).putInt(Crc32c.of(payload));
+    b.putInt(n).putInt(Crc32c.of(value, h, n));
     for (int c : dataCrcs) {
       b.putInt(c);
     }
-    b.putInt(Crc32c.of(out, 0, h - 4));
-    payload.duplicate().get(out, h, n);
-    return out;
+    b.putInt(Crc32c.of(value, 0, h - 4));
+    return value;
   }
 
   /**

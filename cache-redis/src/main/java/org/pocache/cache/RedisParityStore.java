@@ -163,7 +163,10 @@ public final class RedisParityStore implements AutoCloseable {
 
   /** Stores one parity subblock (overwriting). */
   public void put(ParityKey key, int[] dataCrcs, ByteBuffer payload) throws ParityStoreException {
-    byte[] v = ParityValue.encode(key, dataCrcs, payload);
+    putValue(key, ParityValue.encode(key, dataCrcs, payload));
+  }
+
+  private void putValue(ParityKey key, byte[] v) throws ParityStoreException {
     call("SET " + key, false, () -> client.set(key.bytes(), v));
     account(key.fileId(), v.length);
   }
@@ -240,7 +243,24 @@ public final class RedisParityStore implements AutoCloseable {
    */
   public CompletableFuture<Void> putAsync(ParityKey key, int[] dataCrcs, ByteBuffer payload)
       throws InterruptedException {
-    long bytes = payload.remaining();
+    return submitPut(key, payload.remaining(), () -> ParityValue.encode(key, dataCrcs, payload));
+  }
+
+  /**
+   * {@link #putAsync} for a payload that already sits behind room for its header:
+   * {@code value}'s first {@link ParityValue#headerBytes} bytes are overwritten with
+   * the header on the upload thread ({@link ParityValue#seal}) and the array is
+   * stored as it is, without copying the payload. The caller must not touch the
+   * array afterwards.
+   */
+  public CompletableFuture<Void> putInPlaceAsync(ParityKey key, int[] dataCrcs, byte[] value)
+      throws InterruptedException {
+    return submitPut(key, value.length - ParityValue.headerBytes(dataCrcs.length),
+        () -> ParityValue.seal(key, dataCrcs, value));
+  }
+
+  private CompletableFuture<Void> submitPut(ParityKey key, long bytes, java.util.function.Supplier<byte[]> value)
+      throws InterruptedException {
     synchronized (inFlightLock) {
       while (inFlightBytes > 0 && inFlightBytes + bytes > settings.asyncMaxBytes) {
         inFlightLock.wait();
@@ -252,7 +272,7 @@ public final class RedisParityStore implements AutoCloseable {
       async.execute(() -> {
         Exception failure = null;
         try {
-          put(key, dataCrcs, payload);
+          putValue(key, value.get());
         } catch (ParityStoreException | RuntimeException e) {
           failure = e;
         } finally {

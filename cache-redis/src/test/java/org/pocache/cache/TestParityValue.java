@@ -97,4 +97,28 @@ public class TestParityValue {
       assertTrue(expected.getMessage().startsWith(key.toString()));
     }
   }
+
+  @Test
+  public void aValueSealedInPlaceIsTheEncodedValue() throws Exception {
+    Random r = new Random(9);
+    byte[] payload = new byte[70_000];
+    r.nextBytes(payload);
+    int[] crcs = {5, 6, 7, 8};
+    int h = ParityValue.headerBytes(crcs.length);
+    byte[] room = new byte[h + payload.length];
+    Arrays.fill(room, 0, h, (byte) 0x7f); // whatever was there is overwritten
+    System.arraycopy(payload, 0, room, h, payload.length);
+    byte[] sealed = ParityValue.seal(KEY, crcs, room);
+    assertTrue("sealed in place, not copied", sealed == room);
+    assertArrayEquals(ParityValue.encode(KEY, crcs, ByteBuffer.wrap(payload)), sealed);
+    ParityValue v = ParityValue.decode(KEY, sealed);
+    assertEquals(payload.length, v.payloadLength());
+    assertEquals(7, v.dataCrc(2));
+    try {
+      ParityValue.seal(KEY, crcs, new byte[h - 1]);
+      fail("a value without room for its header was sealed");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("no room for its " + h + "-byte header"));
+    }
+  }
 }

@@ -1,7 +1,6 @@
 package org.pocache.hdfs.client;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -9,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.pocache.cache.Crc32c;
+import org.pocache.cache.ParityValue;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.ContiguousLayout;
@@ -43,6 +43,8 @@ final class ParityEncoder {
   private final int substripesPerBlock;
   /** An erasure-coded file: data subblock (s, j, i) is cell i of row j of block group s. */
   private final boolean striped;
+  /** Bytes in front of each parity accumulator, where the stored value's header goes. */
+  private final int header;
 
   private long position;
   private final byte[] piece;
@@ -69,6 +71,7 @@ final class ParityEncoder {
           + ", subblock " + sub);
     }
     this.piece = new byte[sub];
+    this.header = ParityValue.headerBytes(k);
   }
 
   /** Bytes of the file fed so far: the offset the next {@link #feed} continues from. */
@@ -88,6 +91,14 @@ final class ParityEncoder {
    */
   void feed(byte[] b, int off, int len) throws IOException {
     while (len > 0) {
+      if (pieceFill == 0 && len >= sub) {
+        // A whole subblock in the caller's array: folded from there, not copied first.
+        position += sub;
+        fold(position - sub, b, off, sub);
+        off += sub;
+        len -= sub;
+        continue;
+      }
       int n = Math.min(len, sub - pieceFill);
       System.arraycopy(b, off, piece, pieceFill, n);
       pieceFill += n;
@@ -100,8 +111,19 @@ final class ParityEncoder {
     }
   }
 
-  /** Folds the data subblock starting at file offset {@code start} (pieceFill bytes) into its parity. */
+  /** Folds the buffered data subblock starting at file offset {@code start} (pieceFill bytes) into its parity. */
   private void foldPiece(long start) throws IOException {
+    java.util.Arrays.fill(piece, pieceFill, sub, (byte) 0);
+    int n = pieceFill;
+    pieceFill = 0;
+    fold(start, piece, 0, n);
+  }
+
+  /**
+   * Folds the data subblock starting at file offset {@code start}, {@code n} bytes
+   * at {@code src[off]} (a short one zero-padded to S there), into its parity.
+   */
+  private void fold(long start, byte[] src, int off, int n) throws IOException {
     long s = start / (block * k);
     long w = start % (block * k);
     int i = striped ? (int) (w % ((long) k * sub) / sub) : (int) (w / block);
@@ -112,16 +134,14 @@ final class ParityEncoder {
       dataCrcs = new int[substripesPerBlock][];
     }
     if (parity[j] == null) {
-      parity[j] = new byte[m][sub];
+      parity[j] = new byte[m][header + sub]; // room for the stored value's header: uploaded without a copy
       dataCrcs[j] = new int[k];
       for (int x = 0; x < k; x++) {
         dataCrcs[j][x] = Crc32c.of(piece, 0, 0); // pieces never fed are virtual zeros: no bytes
       }
     }
-    java.util.Arrays.fill(piece, pieceFill, sub, (byte) 0);
-    coder.update(i, piece, 0, parity[j], 0, sub);
-    dataCrcs[j][i] = Crc32c.of(piece, 0, pieceFill);
-    pieceFill = 0;
+    coder.update(i, src, off, parity[j], header, sub);
+    dataCrcs[j][i] = Crc32c.of(src, off, n);
     if (i == k - 1) {
       upload(s, j, sub); // the stripe's last piece for this substripe: its parity is final
     }
@@ -132,9 +152,11 @@ final class ParityEncoder {
       throw new IOException("Redis uploads fell behind (" + store.inFlightBytes() + " bytes in flight)");
     }
     for (int p = 0; p < m; p++) {
+      // A short last substripe's value is shorter than its accumulator.
+      byte[] value = len == sub ? parity[j][p] : java.util.Arrays.copyOf(parity[j][p], header + len);
       try {
-        uploads.add(store.putAsync(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p), dataCrcs[j],
-            ByteBuffer.wrap(parity[j][p], 0, len)));
+        uploads.add(store.putInPlaceAsync(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p), dataCrcs[j],
+            value));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted", e);
