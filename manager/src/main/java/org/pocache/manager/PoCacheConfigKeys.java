@@ -220,7 +220,7 @@ public final class PoCacheConfigKeys {
   public static final String READ_INFLIGHT_KEY = "dfs.pocache.read.inflight.substripes";
   public static final String READ_INFLIGHT_DEFAULT = "4";
 
-  /** Bytes of subblock arrays a client FileSystem keeps for reuse by its reads (beyond that, arrays are garbage). */
+  /** Bytes of subblock arrays a client FileSystem keeps for reuse by its reads and its writers' parity accumulators (beyond that, arrays are garbage). */
   public static final String READ_BUFFER_POOL_KEY = "dfs.pocache.read.buffer.pool.bytes";
   public static final String READ_BUFFER_POOL_DEFAULT = "67108864";
 

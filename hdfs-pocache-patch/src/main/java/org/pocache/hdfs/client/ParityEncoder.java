@@ -27,8 +27,8 @@ import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
  *
  * <p>A replicated file's substripe collects its pieces from the k blocks of a stripe,
  * so its parity accumulates while the whole stripe goes by: m x block size of
- * accumulators (allocated per substripe as data arrives, released on upload) plus
- * one subblock. An erasure-coded file goes a row of cells at a time and its subblock
+ * accumulators (taken from the FileSystem's buffer pool per substripe as data
+ * arrives, returned when their upload ends) plus one subblock. An erasure-coded file goes a row of cells at a time and its subblock
  * is one cell (see the Manager), so each row's parity is final when the row is: m
  * cells plus one. Not thread-safe: one writer or reader feeds it.
  */
@@ -36,6 +36,8 @@ final class ParityEncoder {
   private final DescriptorProto d;
   private final RedisParityStore store;
   private final ErasureCoder coder;
+  /** Where accumulators come from and go back to once uploaded (1 MiB arrays are humongous for G1). */
+  private final BufferPool buffers;
   private final int k;
   private final int m;
   private final int sub;
@@ -56,10 +58,11 @@ final class ParityEncoder {
   private final List<CompletableFuture<Void>> uploads = new ArrayList<>();
   private long parityBytes;
 
-  ParityEncoder(DescriptorProto d, RedisParityStore store, ErasureCoder coder) {
+  ParityEncoder(DescriptorProto d, RedisParityStore store, ErasureCoder coder, BufferPool buffers) {
     this.d = d;
     this.store = store;
     this.coder = coder;
+    this.buffers = buffers;
     this.k = d.getK();
     this.m = d.getM();
     this.sub = d.getSubblockBytes();
@@ -134,7 +137,12 @@ final class ParityEncoder {
       dataCrcs = new int[substripesPerBlock][];
     }
     if (parity[j] == null) {
-      parity[j] = new byte[m][header + sub]; // room for the stored value's header: uploaded without a copy
+      parity[j] = new byte[m][];
+      for (int p = 0; p < m; p++) {
+        // Room for the stored value's header in front: uploaded without a copy.
+        parity[j][p] = buffers.borrow(header + sub);
+        java.util.Arrays.fill(parity[j][p], header, header + sub, (byte) 0); // update() accumulates
+      }
       dataCrcs[j] = new int[k];
       for (int x = 0; x < k; x++) {
         dataCrcs[j][x] = Crc32c.of(piece, 0, 0); // pieces never fed are virtual zeros: no bytes
@@ -152,11 +160,19 @@ final class ParityEncoder {
       throw new IOException("Redis uploads fell behind (" + store.inFlightBytes() + " bytes in flight)");
     }
     for (int p = 0; p < m; p++) {
-      // A short last substripe's value is shorter than its accumulator.
-      byte[] value = len == sub ? parity[j][p] : java.util.Arrays.copyOf(parity[j][p], header + len);
+      byte[] value = parity[j][p];
+      if (len != sub) {
+        // A short last substripe's value is shorter than its accumulator.
+        value = java.util.Arrays.copyOf(parity[j][p], header + len);
+        buffers.release(parity[j][p]);
+      }
+      parity[j][p] = null;
       try {
-        uploads.add(store.putInPlaceAsync(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p), dataCrcs[j],
-            value));
+        CompletableFuture<Void> f = store.putInPlaceAsync(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p),
+            dataCrcs[j], value);
+        byte[] uploaded = value;
+        f.whenComplete((ok, failed) -> buffers.release(uploaded)); // the SET is done with it either way
+        uploads.add(f);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted", e);
@@ -191,8 +207,17 @@ final class ParityEncoder {
     }
   }
 
-  /** Drops the accumulators (caching abandoned). */
+  /** Drops the accumulators (caching abandoned); uploads under way return theirs when they end. */
   void discard() {
+    if (parity != null) {
+      for (byte[][] substripe : parity) {
+        if (substripe != null) {
+          for (byte[] p : substripe) {
+            buffers.release(p);
+          }
+        }
+      }
+    }
     parity = null;
   }
 }

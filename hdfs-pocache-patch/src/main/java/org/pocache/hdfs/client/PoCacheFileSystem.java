@@ -221,7 +221,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
       cachedWrites.incrementAndGet();
       // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
-      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, id, d, s, coder, manager, abandonedWrites), null);
+      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, id, d, s, coder, buffers, manager,
+          abandonedWrites), null);
     } catch (IOException | RuntimeException e) {
       fallbacks.incrementAndGet();
       LOG.debug("POCache could not admit {}; writing it without parity: {}", f, e.toString());
@@ -358,7 +359,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
     readerFills.incrementAndGet();
-    return new FSDataInputStream(new FillingInputStream(in, fill.getId(), d, new ParityEncoder(d, s, coder), manager,
+    return new FSDataInputStream(new FillingInputStream(in, fill.getId(), d, new ParityEncoder(d, s, coder, buffers), manager,
         pool, readerFillsCommitted));
   }
 

@@ -42,14 +42,14 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   private boolean closed;
 
   PoCacheOutputStream(OutputStream out, long reservationId, DescriptorProto d, RedisParityStore store,
-      ErasureCoder coder, ManagerClient manager, AtomicLong abandoned) {
+      ErasureCoder coder, BufferPool buffers, ManagerClient manager, AtomicLong abandoned) {
     this.out = out;
     this.sync = out instanceof Syncable ? (Syncable) out : null;
     this.d = d;
     this.reservationId = reservationId;
     this.manager = manager;
     this.abandoned = abandoned;
-    this.encoder = new ParityEncoder(d, store, coder);
+    this.encoder = new ParityEncoder(d, store, coder, buffers);
   }
 
   @Override
