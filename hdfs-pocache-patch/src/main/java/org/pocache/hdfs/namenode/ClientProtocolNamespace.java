@@ -34,9 +34,21 @@ public final class ClientProtocolNamespace implements Namespace {
   }
 
   private final Caller caller;
+  private final java.util.function.BooleanSupplier running;
 
   public ClientProtocolNamespace(Caller caller) {
+    this(caller, () -> true);
+  }
+
+  /** @param running false once the NameNode behind {@code caller} is shutting down */
+  public ClientProtocolNamespace(Caller caller, java.util.function.BooleanSupplier running) {
     this.caller = caller;
+    this.running = running;
+  }
+
+  @Override
+  public boolean available() {
+    return running.getAsBoolean();
   }
 
   @Override

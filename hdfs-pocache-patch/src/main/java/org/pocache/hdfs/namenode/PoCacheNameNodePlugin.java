@@ -30,7 +30,10 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
       }
       // Called on the Manager's RPC handler threads, the NameNode's RPC server checks
       // permissions as the Manager RPC's caller; on its own threads, as the NameNode.
-      manager = Manager.start(conf, new ClientProtocolNamespace(nn::getRpcServer));
+      // The NameNode closes its namesystem before it stops plugins: housekeeping in between
+      // would fail on it, so the namespace says when it is going away.
+      manager = Manager.start(conf, new ClientProtocolNamespace(nn::getRpcServer,
+          () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning()));
       LOG.info("POCache Manager listening on {}", manager.address());
     } catch (Throwable t) {
       LOG.error("POCache Manager failed to start; the NameNode continues without it", t);

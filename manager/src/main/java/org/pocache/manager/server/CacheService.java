@@ -814,7 +814,12 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
       expireReservations();
     } catch (Throwable t) {
-      // For example a NameNode shutting down under the sweep: say so once per tick, without a trace.
+      if (namespace != null && !namespace.available()) {
+        // The NameNode closes its namesystem before it stops its plugins: nothing to report.
+        LOG.debug("POCache Manager housekeeping stopped by the NameNode shutting down: {}", t.toString());
+        return;
+      }
+      // Say so once per tick, without a trace.
       LOG.warn("POCache Manager housekeeping failed, it runs again next tick: {}", t.toString());
       LOG.debug("Housekeeping failure", t);
     }

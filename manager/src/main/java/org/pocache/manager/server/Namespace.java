@@ -25,4 +25,12 @@ public interface Namespace {
    * Its {@link FileInfo#path} is null: an inode id does not name a path.
    */
   FileInfo byId(long fileId) throws IOException;
+
+  /**
+   * False once the namespace is going away (the NameNode hosting the Manager is
+   * shutting down): the Manager's housekeeping then stops asking it, quietly.
+   */
+  default boolean available() {
+    return true;
+  }
 }
