@@ -28,9 +28,12 @@ import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
  * <p>A replicated file's substripe collects its pieces from the k blocks of a stripe,
  * so its parity accumulates while the whole stripe goes by: m x block size of
  * accumulators (taken from the FileSystem's buffer pool per substripe as data
- * arrives, returned when their upload ends) plus one subblock. An erasure-coded file goes a row of cells at a time and its subblock
- * is one cell (see the Manager), so each row's parity is final when the row is: m
- * cells plus one. Not thread-safe: one writer or reader feeds it.
+ * arrives, returned when their upload ends) plus one subblock. An erasure-coded
+ * file goes a row of cells at a time and its subblock is one cell (see the
+ * Manager), so each row's parity is final when the row is: m cells plus one.
+ * Whole subblocks the caller hands over are folded from its array; only partial
+ * ones are gathered in the subblock buffer. Not thread-safe: one writer or reader
+ * feeds it.
  */
 final class ParityEncoder {
   private final DescriptorProto d;

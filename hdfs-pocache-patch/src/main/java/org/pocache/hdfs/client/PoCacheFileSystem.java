@@ -359,8 +359,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
     readerFills.incrementAndGet();
-    return new FSDataInputStream(new FillingInputStream(in, fill.getId(), d, new ParityEncoder(d, s, coder, buffers), manager,
-        pool, readerFillsCommitted));
+    return new FSDataInputStream(new FillingInputStream(in, fill.getId(), d, new ParityEncoder(d, s, coder, buffers),
+        manager, pool, readerFillsCommitted));
   }
 
   /**

@@ -268,6 +268,8 @@ final class ProactiveReader {
     final boolean[] skipped;
     /** Pieces replaced by decoded bytes before their read arrived. */
     final boolean[] decoded;
+    /** Pieces whose read failed (a dead DataNode): only decoding can bring them. */
+    final boolean[] failed;
     final CompletionService<Integer> done = new ExecutorCompletionService<>(pool);
     final long born = System.nanoTime();
     /** When each data read finished (System.nanoTime), written by the read before its future completes. */
@@ -322,6 +324,7 @@ final class ProactiveReader {
       have = new boolean[k];
       skipped = new boolean[k];
       decoded = new boolean[k];
+      failed = new boolean[k];
       reads = new Future<?>[k];
       arrivedAt = new long[k];
       copied = new boolean[k];
@@ -569,6 +572,9 @@ final class ProactiveReader {
               startSkipped();
             } else {
               dataError = c instanceof IOException ? (IOException) c : new IOException(c);
+              for (int i = 0; i < reads.length; i++) {
+                failed[i] |= reads[i] == f; // nothing more to wait for from it
+              }
               startSkipped(); // rebuilding the failed piece needs every other one
             }
           }
@@ -660,13 +666,13 @@ final class ProactiveReader {
 
     /**
      * How long a decode of the pieces still missing is expected to take, if every one
-     * of them has a read under way (0 otherwise: a skipped piece is not coming).
+     * of them has a read under way (0 otherwise: a skipped or failed piece is not coming).
      */
     private long graceNanos() {
       long bytes = 0;
       for (int i = 0; i < have.length; i++) {
         if (!have[i]) {
-          if (reads[i] == null) {
+          if (reads[i] == null || failed[i]) {
             return 0;
           }
           bytes += total[i];
