@@ -230,6 +230,33 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
   }
 
+  /**
+   * HDFS's delete; then, in the background, the Manager is told to drop the parity
+   * of what was deleted right away (it checks with the NameNode; otherwise its
+   * sweep would find the files gone within {@code 10} minutes). A move to the trash
+   * is a rename and keeps the parity: the file still exists.
+   */
+  @Override
+  public boolean delete(Path f, boolean recursive) throws IOException {
+    String path = makeQualified(f).toUri().getPath();
+    boolean deleted = super.delete(f, recursive);
+    if (deleted && pocacheEnabled) {
+      try {
+        pool.execute(() -> {
+          try {
+            manager.forgetDeleted(path);
+          } catch (IOException | RuntimeException e) {
+            LOG.debug("The Manager was not told of the delete of {} (its sweep will find it): {}", path,
+                e.toString());
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException closed) {
+        // closing: the sweep finds it
+      }
+    }
+    return deleted;
+  }
+
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     if (!pocacheEnabled) {

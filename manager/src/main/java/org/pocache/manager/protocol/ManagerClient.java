@@ -188,6 +188,11 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   }
 
   @Override
+  public String forgetDeleted(String path) throws IOException {
+    return call(() -> proxy.forgetDeleted(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
+  }
+
+  @Override
   public String evict(String path) throws IOException {
     return once(() -> proxy.evict(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
   }

@@ -64,6 +64,14 @@ public interface PoCacheManagerProtocol {
   /** What a finished read observed: per-DataNode bytes and time, and how parity fared. */
   void reportRead(ReportReadRequestProto report) throws IOException;
 
+  /**
+   * A client deleted {@code path} (a file, or a directory and everything under it):
+   * the parity of cached files there that the NameNode confirms are gone is dropped
+   * now rather than at the next sweep. Files that still exist are left alone, so
+   * any client may say it; says what was done.
+   */
+  String forgetDeleted(String path) throws IOException;
+
   // Operators
 
   ReportProto getReport() throws IOException;

@@ -108,6 +108,11 @@ public final class ServerSideTranslator implements PoCacheManagerProtocolPB {
   }
 
   @Override
+  public PathResponseProto forgetDeleted(RpcController c, PathRequestProto r) throws ServiceException {
+    return serve(() -> PathResponseProto.newBuilder().setOutcome(impl.forgetDeleted(r.getPath())).build());
+  }
+
+  @Override
   public PathResponseProto evict(RpcController c, PathRequestProto r) throws ServiceException {
     return serve(() -> PathResponseProto.newBuilder().setOutcome(impl.evict(r.getPath())).build());
   }

@@ -517,6 +517,44 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   }
 
   @Override
+  public String forgetDeleted(String path) throws IOException {
+    String p = checkPath(path);
+    String under = p.endsWith("/") ? p : p + "/";
+    List<Long> candidates = new ArrayList<>();
+    state.lock();
+    try {
+      for (CacheIndex.Entry e : index.entries()) {
+        if (e.state == CacheStateProto.CACHED && (e.path.equals(p) || e.path.startsWith(under))) {
+          candidates.add(e.fileId);
+        }
+      }
+    } finally {
+      state.unlock();
+    }
+    int dropped = 0;
+    for (long id : candidates) {
+      FileInfo f;
+      try {
+        f = namespace.byId(id); // checked as the caller: a file it cannot see is left to the sweep
+      } catch (IOException e) {
+        continue;
+      }
+      state.lock();
+      try {
+        CacheIndex.Entry e = index.get(id);
+        if (f == null && e != null && e.state == CacheStateProto.CACHED) {
+          metrics.invalidations.incrementAndGet();
+          submitDeletesLocked(Collections.singletonList(dropLocked(e, "deleted")));
+          dropped++;
+        }
+      } finally {
+        state.unlock();
+      }
+    }
+    return path + ": parity of " + dropped + " deleted file" + (dropped == 1 ? "" : "s") + " dropped";
+  }
+
+  @Override
   public String evict(String path) throws IOException {
     checkAdmin("evict");
     FileInfo f = namespace.open(checkPath(path));

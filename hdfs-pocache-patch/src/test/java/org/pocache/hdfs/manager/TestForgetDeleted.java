@@ -1,0 +1,72 @@
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.util.Collections;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.hdfs.client.PoCacheFileSystem;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ManagerClient;
+
+/**
+ * A delete through PoCacheFileSystem drops the deleted files' parity at once; the
+ * Manager checks with the NameNode, so files that still exist keep theirs. The
+ * Manager's tick (and so its sweep) runs once a minute here: only the delete can
+ * be what removes the parity within the test.
+ */
+public class TestForgetDeleted {
+  @Test
+  public void deletesThroughPoCacheDropParityAtOnceAndOnlyOfDeletedFiles() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4,
+        Collections.singletonMap(PoCacheConfigKeys.MANAGER_TICK_KEY, "60000"));
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path single = new Path("/forget/one");
+      Path inDir1 = new Path("/forget/dir/a");
+      Path inDir2 = new Path("/forget/dir/sub/b");
+      Path kept = new Path("/forget/dirsibling/c"); // shares a prefix with /forget/dir, not a parent
+      Path plainDeleted = new Path("/forget/plain");
+      Path[] all = {single, inDir1, inDir2, kept, plainDeleted};
+      DescriptorProto[] d = new DescriptorProto[all.length];
+      for (int i = 0; i < all.length; i++) {
+        c.writePinnedAndCache(m, all[i], 60 + i);
+        d[i] = m.getDescriptor(all[i].toString()).getParity();
+        assertTrue(c.parityExists(d[i]));
+      }
+
+      // Saying a file that exists was deleted changes nothing.
+      assertEquals("/forget/one: parity of 0 deleted files dropped", m.forgetDeleted("/forget/one"));
+      assertTrue(c.parityExists(d[0]));
+      try {
+        m.forgetDeleted("forget/one");
+        fail("a relative path was accepted");
+      } catch (java.io.IOException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("path must be absolute, got 'forget/one'"));
+      }
+
+      assertTrue(fs.delete(single, false));
+      assertTrue(fs.delete(new Path("/forget/dir"), true));
+      assertTrue(c.hdfs.fs().delete(plainDeleted, false)); // not through POCache: left to the sweep
+      for (int i = 0; i < 3; i++) {
+        DescriptorProto gone = d[i];
+        GenericTestUtils.waitFor(() -> {
+          try {
+            return !c.parityExists(gone);
+          } catch (Exception e) {
+            return false;
+          }
+        }, 50, 10_000);
+      }
+      assertTrue("a file that still exists keeps its parity", c.parityExists(d[3]));
+      assertTrue(m.getDescriptor(kept.toString()).hasParity());
+      assertTrue("only the sweep finds a file deleted behind POCache's back", c.parityExists(d[4]));
+      assertEquals(2, m.listCached("/forget", 100).getDescriptorsCount());
+    }
+  }
+}
