@@ -47,6 +47,15 @@ public final class ClientProtocolNamespace implements Namespace {
   }
 
   @Override
+  public boolean exists(String path) throws IOException {
+    try {
+      return caller.namenode().getFileInfo(path) != null;
+    } catch (RemoteException e) {
+      throw e.unwrapRemoteException();
+    }
+  }
+
+  @Override
   public boolean available() {
     return running.getAsBoolean();
   }

@@ -41,7 +41,8 @@ public class TestForgetDeleted {
       }
 
       // Saying a file that exists was deleted changes nothing.
-      assertEquals("/forget/one: parity of 0 deleted files dropped", m.forgetDeleted("/forget/one"));
+      assertEquals("/forget/one: still exists, nothing dropped", m.forgetDeleted("/forget/one"));
+      assertEquals("/: still exists, nothing dropped", m.forgetDeleted("/"));
       assertTrue(c.parityExists(d[0]));
       try {
         m.forgetDeleted("forget/one");
@@ -67,6 +68,9 @@ public class TestForgetDeleted {
       assertTrue(m.getDescriptor(kept.toString()).hasParity());
       assertTrue("only the sweep finds a file deleted behind POCache's back", c.parityExists(d[4]));
       assertEquals(2, m.listCached("/forget", 100).getDescriptorsCount());
+      // Said again, or for a path that never held cached files: nothing left to drop.
+      assertEquals("/forget/one: parity of 0 deleted files dropped", m.forgetDeleted("/forget/one"));
+      assertEquals("/forget/never: parity of 0 deleted files dropped", m.forgetDeleted("/forget/never"));
     }
   }
 }

@@ -519,6 +519,11 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   @Override
   public String forgetDeleted(String path) throws IOException {
     String p = checkPath(path);
+    if (namespace.exists(p)) {
+      // Not deleted (or already created again): nothing to do, and no NameNode call per
+      // cached file under it, which a client could otherwise ask for at will.
+      return path + ": still exists, nothing dropped";
+    }
     String under = p.endsWith("/") ? p : p + "/";
     List<Long> candidates = new ArrayList<>();
     state.lock();

@@ -27,6 +27,12 @@ public interface Namespace {
   FileInfo byId(long fileId) throws IOException;
 
   /**
+   * Whether anything (a file or a directory) exists at {@code path}, as the caller
+   * sees it.
+   */
+  boolean exists(String path) throws IOException;
+
+  /**
    * False once the namespace is going away (the NameNode hosting the Manager is
    * shutting down): the Manager's housekeeping then stops asking it, quietly.
    */
