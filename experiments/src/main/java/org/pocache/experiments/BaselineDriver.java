@@ -325,8 +325,11 @@ public final class BaselineDriver {
           new java.net.InetSocketAddress("127.0.0.1", managerPort), hdfs.conf(), 2000)) {
         ManagerClient.StragglerList detected = manager.getStragglers();
         table.field("stragglers_detected", detected.dataNodes);
-        out.printf("straggler injected: %s (striped rows: %s); the Manager (%s) reports stragglers: %s%n", injected,
-            stripedStragglers, detected.detector, detected.dataNodes);
+        table.field("stragglers_by_heartbeats", detected.byHeartbeats);
+        table.field("stragglers_by_client_reads", detected.byClientReads);
+        out.printf("straggler injected: %s (striped rows: %s); the Manager (%s) reports stragglers: %s"
+            + " (by heartbeats: %s; by client reads: %s)%n", injected, stripedStragglers, detected.detector,
+            detected.dataNodes, detected.byHeartbeats, detected.byClientReads);
       } catch (IOException e) {
         table.field("stragglers_detected", new ArrayList<String>());
         out.println("the Manager could not be asked for its straggler list: " + e.getMessage());

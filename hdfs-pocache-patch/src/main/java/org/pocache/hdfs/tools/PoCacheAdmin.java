@@ -76,7 +76,10 @@ public final class PoCacheAdmin extends Configured implements Tool {
           PoCacheManagerProtocol.StragglerList s = m.getStragglers();
           out.println("Stragglers (" + s.detector + "): " + s.dataNodes.size());
           for (String dn : s.dataNodes) {
-            out.println("  " + dn);
+            boolean disk = s.byHeartbeats.contains(dn);
+            boolean seen = s.byClientReads.contains(dn);
+            out.println("  " + dn + " (" + (disk && seen ? "heartbeats, client reads" : seen ? "client reads"
+                : "heartbeats") + ")");
           }
           break;
         case "-ls":

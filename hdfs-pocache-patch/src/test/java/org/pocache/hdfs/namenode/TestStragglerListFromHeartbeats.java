@@ -74,7 +74,8 @@ public class TestStragglerListFromHeartbeats {
         assertEquals(0, org.apache.hadoop.util.ToolRunner.run(new org.pocache.hdfs.tools.PoCacheAdmin(adminConf,
             new java.io.PrintStream(printed, true, "UTF-8")), new String[] {"-stragglers"}));
         String text = printed.toString("UTF-8");
-        org.junit.Assert.assertTrue(text, text.contains("Stragglers (" + detector + "): 1") && text.contains(slowName));
+        org.junit.Assert.assertTrue(text, text.contains("Stragglers (" + detector + "): 1")
+            && text.contains(slowName + " (heartbeats")); // flagged by its heartbeats
 
         hdfs.throttle(slow).setBandwidth(32L << 20);
         GenericTestUtils.waitFor(() -> listIs(manager, Collections.<String>emptySet()), 50, 3 * INTERVAL_MS + 500);

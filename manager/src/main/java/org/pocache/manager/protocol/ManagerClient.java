@@ -119,7 +119,8 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   @Override
   public StragglerList getStragglers() throws IOException {
     GetStragglersResponseProto r = call(() -> proxy.getStragglers(null, EMPTY));
-    return new StragglerList(new ArrayList<>(r.getDataNodesList()), r.getDetector());
+    return new StragglerList(new ArrayList<>(r.getDataNodesList()), r.getDetector(),
+        new ArrayList<>(r.getByHeartbeatsList()), new ArrayList<>(r.getByClientReadsList()));
   }
 
   @Override

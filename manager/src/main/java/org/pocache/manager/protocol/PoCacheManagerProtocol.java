@@ -89,10 +89,21 @@ public interface PoCacheManagerProtocol {
   final class StragglerList {
     public final List<String> dataNodes;
     public final String detector;
+    /** Which of {@link #dataNodes} DataNode heartbeats flag (slow disk). */
+    public final List<String> byHeartbeats;
+    /** Which of {@link #dataNodes} clients' read observations flag (slow as clients see it, network included). */
+    public final List<String> byClientReads;
 
     public StragglerList(List<String> dataNodes, String detector) {
+      this(dataNodes, detector, dataNodes, java.util.Collections.<String>emptyList());
+    }
+
+    public StragglerList(List<String> dataNodes, String detector, List<String> byHeartbeats,
+        List<String> byClientReads) {
       this.dataNodes = dataNodes;
       this.detector = detector;
+      this.byHeartbeats = byHeartbeats;
+      this.byClientReads = byClientReads;
     }
   }
 }

@@ -58,7 +58,8 @@ public final class ServerSideTranslator implements PoCacheManagerProtocolPB {
   public GetStragglersResponseProto getStragglers(RpcController c, EmptyProto r) throws ServiceException {
     return serve(() -> {
       PoCacheManagerProtocol.StragglerList s = impl.getStragglers();
-      return GetStragglersResponseProto.newBuilder().addAllDataNodes(s.dataNodes).setDetector(s.detector).build();
+      return GetStragglersResponseProto.newBuilder().addAllDataNodes(s.dataNodes).setDetector(s.detector)
+          .addAllByHeartbeats(s.byHeartbeats).addAllByClientReads(s.byClientReads).build();
     });
   }
 

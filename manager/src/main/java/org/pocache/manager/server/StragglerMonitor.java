@@ -78,8 +78,11 @@ public final class StragglerMonitor {
 
   public StragglerList getStragglers() {
     long now = clock.getAsLong();
-    Set<String> both = new TreeSet<>(heartbeats.stragglers(now));
-    both.addAll(clientReads.stragglers(now));
-    return new StragglerList(new ArrayList<>(both), heartbeats.name());
+    Set<String> disk = heartbeats.stragglers(now);
+    Set<String> seen = clientReads.stragglers(now);
+    Set<String> both = new TreeSet<>(disk);
+    both.addAll(seen);
+    return new StragglerList(new ArrayList<>(both), heartbeats.name(), new ArrayList<>(disk),
+        new ArrayList<>(seen));
   }
 }

@@ -64,6 +64,9 @@ public class TestStragglerMonitor {
     m.observe("dn3", 8 * MIB, millisFor(29));
     assertEquals(Arrays.asList("dn1", "dn4"), m.getStragglers().dataNodes);
     assertEquals("median-mad", m.getStragglers().detector);
+    // Operators see which source flagged each one.
+    assertEquals(Collections.singletonList("dn4"), m.getStragglers().byHeartbeats);
+    assertEquals(Collections.singletonList("dn1"), m.getStragglers().byClientReads);
   }
 
   @Test
