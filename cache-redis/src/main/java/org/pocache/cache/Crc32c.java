@@ -78,6 +78,24 @@ public final class Crc32c {
     }
   }
 
+  /** CRC32C of the concatenated chunks, starting {@code skip} bytes into the first one. */
+  public static int ofChunks(byte[][] chunks, int skip) {
+    if (JDK_CRC32C != null) {
+      Checksum c = jdk();
+      for (int i = 0; i < chunks.length; i++) {
+        int from = i == 0 ? skip : 0;
+        c.update(chunks[i], from, chunks[i].length - from);
+      }
+      return (int) c.getValue();
+    }
+    int crc = ~0;
+    for (int i = 0; i < chunks.length; i++) {
+      int from = i == 0 ? skip : 0;
+      crc = update(crc, chunks[i], from, chunks[i].length - from);
+    }
+    return ~crc;
+  }
+
   static int pureJava(byte[] b, int off, int len) {
     return ~update(~0, b, off, len);
   }

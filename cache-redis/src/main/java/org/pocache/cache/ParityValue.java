@@ -23,13 +23,14 @@ public final class ParityValue {
   static final int VERSION = 1;
   static final int FIXED = 44;
 
-  private final byte[] bytes;
+  /** The stored bytes, in one array or in consecutive chunks (see {@link #decodeChunks}). */
+  private final byte[][] chunks;
   private final int payloadOffset;
   private final int payloadLength;
   private final int[] dataCrcs;
 
-  private ParityValue(byte[] bytes, int payloadOffset, int payloadLength, int[] dataCrcs) {
-    this.bytes = bytes;
+  private ParityValue(byte[][] chunks, int payloadOffset, int payloadLength, int[] dataCrcs) {
+    this.chunks = chunks;
     this.payloadOffset = payloadOffset;
     this.payloadLength = payloadLength;
     this.dataCrcs = dataCrcs;
@@ -103,8 +104,23 @@ public final class ParityValue {
     if (v == null) {
       throw new CorruptParityException(key, "null value");
     }
+    return decodeChunks(key, new byte[][] {v});
+  }
+
+  /**
+   * {@link #decode} of a value read in consecutive pieces (GETRANGE), so that no
+   * array is as large as the value; the header must lie within the first piece.
+   *
+   * @throws CorruptParityException saying what is wrong
+   */
+  public static ParityValue decodeChunks(ParityKey key, byte[][] chunks) throws CorruptParityException {
+    byte[] v = chunks.length == 0 ? new byte[0] : chunks[0];
+    long total = 0;
+    for (byte[] c : chunks) {
+      total += c.length;
+    }
     if (v.length < FIXED + 4) {
-      throw new CorruptParityException(key, "truncated: " + v.length + " bytes, shorter than any header");
+      throw new CorruptParityException(key, "truncated: " + total + " bytes, shorter than any header");
     }
     ByteBuffer b = ByteBuffer.wrap(v);
     if (b.getInt(0) != MAGIC) {
@@ -116,7 +132,7 @@ public final class ParityValue {
     int k = v[5] & 0xff;
     int h = headerLength(k);
     if (v.length < h) {
-      throw new CorruptParityException(key, "truncated header: " + v.length + " of " + h + " bytes");
+      throw new CorruptParityException(key, "truncated header: " + total + " of " + h + " bytes");
     }
     if (b.getInt(h - 4) != Crc32c.of(v, 0, h - 4)) {
       throw new CorruptParityException(key, "header checksum mismatch");
@@ -132,22 +148,44 @@ public final class ParityValue {
           + " parity " + (v[32] & 0xff));
     }
     int n = b.getInt(36);
-    if (n != v.length - h) {
-      throw new CorruptParityException(key, "payload length " + (v.length - h) + " bytes, header says " + n);
+    if (n != total - h) {
+      throw new CorruptParityException(key, "payload length " + (total - h) + " bytes, header says " + n);
     }
-    if (b.getInt(40) != Crc32c.of(v, h, n)) {
+    int crc = chunks.length == 1 ? Crc32c.of(v, h, n) : Crc32c.ofChunks(chunks, h);
+    if (b.getInt(40) != crc) {
       throw new CorruptParityException(key, "payload checksum mismatch");
     }
     int[] crcs = new int[k];
     for (int i = 0; i < k; i++) {
       crcs[i] = b.getInt(FIXED + 4 * i);
     }
-    return new ParityValue(v, h, n, crcs);
+    return new ParityValue(chunks, h, n, crcs);
   }
 
-  /** The parity bytes (a read-only view, no copy). */
+  /** Copies the parity bytes to {@code dst} from {@code off}, wherever they are stored. */
+  public void copyPayloadTo(byte[] dst, int off) {
+    int skip = payloadOffset;
+    int at = off;
+    for (byte[] c : chunks) {
+      if (skip >= c.length) {
+        skip -= c.length;
+        continue;
+      }
+      int n = c.length - skip;
+      System.arraycopy(c, skip, dst, at, n);
+      at += n;
+      skip = 0;
+    }
+  }
+
+  /** The parity bytes (a read-only view; copied into one array if the value was read in pieces). */
   public ByteBuffer payload() {
-    return ByteBuffer.wrap(bytes, payloadOffset, payloadLength).slice().asReadOnlyBuffer();
+    if (chunks.length == 1) {
+      return ByteBuffer.wrap(chunks[0], payloadOffset, payloadLength).slice().asReadOnlyBuffer();
+    }
+    byte[] all = new byte[payloadLength];
+    copyPayloadTo(all, 0);
+    return ByteBuffer.wrap(all).asReadOnlyBuffer();
   }
 
   public int payloadLength() {
@@ -165,6 +203,6 @@ public final class ParityValue {
 
   /** Bytes this value takes in Redis (excluding Redis's own overhead). */
   public int storedBytes() {
-    return bytes.length;
+    return payloadOffset + payloadLength;
   }
 }

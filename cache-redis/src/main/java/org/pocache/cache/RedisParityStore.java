@@ -51,6 +51,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * value is deleted and reported, never returned.
  */
 public final class RedisParityStore implements AutoCloseable {
+  /** Bytes per GETRANGE when reading values: well under half of G1's smallest region (1 MiB). */
+  static final int GET_CHUNK = 256 << 10;
+
   private final RedisSettings settings;
   private final UnifiedJedis client;
   private final CircuitBreaker breaker;
@@ -189,23 +192,56 @@ public final class RedisParityStore implements AutoCloseable {
    * @throws CorruptParityException if any value is damaged (it is deleted)
    */
   public ParityValue[] getAll(List<ParityKey> keys) throws ParityStoreException {
-    List<byte[]> raw = call("GET x" + keys.size(), true, () -> {
+    // Values are read in pieces of at most GET_CHUNK bytes (GETRANGE): a 1 MiB subblock's
+    // value in one array would be a humongous object for G1 (half a region or more; 1 MiB
+    // regions for heaps under 2 GiB), and every such allocation can start a concurrent
+    // cycle: in the demo the proactive reads' GETs caused young and remark pauses of
+    // 3-8 ms several times a second. Round 1: each value's length and first piece;
+    // round 2, for values longer than one piece: the rest.
+    List<byte[][]> raw = call("GET x" + keys.size(), true, () -> {
+      List<Response<Long>> lengths = new ArrayList<>(keys.size());
+      List<Response<byte[]>> first = new ArrayList<>(keys.size());
       try (AbstractPipeline p = client.pipelined()) {
-        List<Response<byte[]>> rs = new ArrayList<>(keys.size());
         for (ParityKey k : keys) {
-          rs.add(p.get(k.bytes()));
+          lengths.add(p.strlen(k.bytes()));
+          first.add(p.getrange(k.bytes(), 0, GET_CHUNK - 1));
         }
         p.sync();
-        List<byte[]> out = new ArrayList<>(keys.size());
-        for (Response<byte[]> r : rs) {
-          out.add(r.get());
-        }
-        return out;
       }
+      List<byte[][]> out = new ArrayList<>(keys.size());
+      List<List<Response<byte[]>>> rest = new ArrayList<>(keys.size());
+      boolean more = false;
+      for (int i = 0; i < keys.size(); i++) {
+        long n = lengths.get(i).get();
+        int pieces = (int) Math.max(1, (n + GET_CHUNK - 1) / GET_CHUNK);
+        out.add(n == 0 ? null : new byte[pieces][]);
+        rest.add(new ArrayList<Response<byte[]>>());
+        if (n != 0) {
+          out.get(i)[0] = first.get(i).get();
+        }
+        more |= pieces > 1;
+      }
+      if (more) {
+        try (AbstractPipeline p = client.pipelined()) {
+          for (int i = 0; i < keys.size(); i++) {
+            byte[][] v = out.get(i);
+            for (int c = 1; v != null && c < v.length; c++) {
+              rest.get(i).add(p.getrange(keys.get(i).bytes(), (long) c * GET_CHUNK, (long) (c + 1) * GET_CHUNK - 1));
+            }
+          }
+          p.sync();
+        }
+        for (int i = 0; i < keys.size(); i++) {
+          for (int c = 0; c < rest.get(i).size(); c++) {
+            out.get(i)[c + 1] = rest.get(i).get(c).get();
+          }
+        }
+      }
+      return out;
     });
     ParityValue[] out = new ParityValue[keys.size()];
     for (int i = 0; i < out.length; i++) {
-      byte[] v = raw.get(i);
+      byte[][] v = raw.get(i);
       out[i] = v == null ? null : checked(keys.get(i), v);
     }
     return out;
@@ -508,8 +544,13 @@ public final class RedisParityStore implements AutoCloseable {
   }
 
   private ParityValue checked(ParityKey key, byte[] v) throws ParityStoreException {
+    return checked(key, new byte[][] {v});
+  }
+
+  /** A value read in pieces: the pieces of a value replaced between reads fail its checks. */
+  private ParityValue checked(ParityKey key, byte[][] v) throws ParityStoreException {
     try {
-      return ParityValue.decode(key, v);
+      return ParityValue.decodeChunks(key, v);
     } catch (CorruptParityException e) {
       try {
         delete(key); // never serve it again

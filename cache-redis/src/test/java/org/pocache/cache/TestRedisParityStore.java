@@ -61,6 +61,46 @@ public class TestRedisParityStore {
   }
 
   @Test
+  public void largeValuesAreReadInPiecesAndCheckedWhole() throws Exception {
+    try (RedisServerFixture redis = RedisServerFixture.builder().start();
+         RedisParityStore store = StoreTesting.connect(StoreTesting.settings(hosts(redis)));
+         RespClient raw = redis.client()) {
+      // Around the piece size: one byte under and over a piece once the header is added,
+      // several pieces, and a small value in the same batch.
+      int h = ParityValue.headerBytes(4);
+      int[] sizes = {RedisParityStore.GET_CHUNK - h, RedisParityStore.GET_CHUNK - h + 1, (1 << 20) + 17, 4096};
+      List<ParityKey> keys = new ArrayList<>();
+      List<ByteBuffer> payloads = new ArrayList<>();
+      for (int i = 0; i < sizes.length; i++) {
+        keys.add(store.key(11, 1, 0, i, 0));
+        payloads.add(StoreTesting.payload(sizes[i], 40 + i));
+        store.put(keys.get(i), StoreTesting.crcs(4), payloads.get(i));
+      }
+      List<ParityKey> ask = new ArrayList<>(keys);
+      ask.add(1, store.key(11, 1, 0, 99, 0)); // a miss among them
+      ParityValue[] got = store.getAll(ask);
+      assertNull(got[1]);
+      for (int i = 0; i < sizes.length; i++) {
+        ParityValue v = got[i == 0 ? 0 : i + 1];
+        assertEquals(sizes[i], v.payloadLength());
+        assertArrayEquals(payloads.get(i).array(), StoreTesting.bytes(v));
+        byte[] copied = new byte[sizes[i] + 3];
+        v.copyPayloadTo(copied, 3);
+        assertArrayEquals(payloads.get(i).array(), Arrays.copyOfRange(copied, 3, copied.length));
+      }
+      // Damage in the third piece of the large value is found, and the value deleted.
+      raw.call("SETRANGE", keys.get(2).bytes(), Integer.toString(2 * RedisParityStore.GET_CHUNK + 5), "z");
+      try {
+        store.getAll(Arrays.asList(keys.get(3), keys.get(2)));
+        fail("a value damaged in its third piece was returned");
+      } catch (CorruptParityException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("payload checksum mismatch"));
+      }
+      assertNull("a damaged value is deleted", raw.call("GET", keys.get(2).bytes()));
+    }
+  }
+
+  @Test
   public void damageBehindTheStoresBackIsNeverReturned() throws Exception {
     try (RedisServerFixture redis = RedisServerFixture.builder().start();
          RedisParityStore store = StoreTesting.connect(StoreTesting.settings(hosts(redis)));

@@ -266,7 +266,7 @@ final class DegradedReader {
           return null;
         }
         byte[] b = leases.scratch(pieceBytes);
-        parity[p].payload().duplicate().get(b, 0, len);
+        parity[p].copyPayloadTo(b, 0);
         pieces[k + p] = b;
       }
       byte[][] out = {leases.scratch(pieceBytes)};

@@ -348,7 +348,7 @@ final class ProactiveReader {
           for (int x = 0; x < values.length; x++) {
             int c = x / m;
             if (values[x] != null && values[x].payloadLength() == len[c]) {
-              values[x].payload().duplicate().get(parityBytes[x % m], c * pieceBytes, len[c]);
+              values[x].copyPayloadTo(parityBytes[x % m], c * pieceBytes);
             }
           }
           parity = values;
