@@ -269,26 +269,26 @@ public final class BaselineDriver {
       for (Path s : striped) {
         firstDataNode.add(hdfs.dataNodesOfBlockGroups(s).get(0)[0]);
       }
-      try (FileSystem plainFs = FileSystem.newInstance(hdfs.fs().getUri(), hdfs.conf())) {
-        for (boolean straggler : new boolean[] {false, true}) {
-          measure(table, "vanilla", "contiguous", straggler, plainFs, plain, "r1", vanilla, c, hdfs,
-              buf, f -> 0);
-          measure(table, "pr", "contiguous", straggler, plainFs, plain, "r1",
-              WholeFileRead.parallelBlockPreads(c.blockSize, pool), c, hdfs, buf, f -> 0);
-          measure(table, "vanilla", "striped", straggler, plainFs, striped, "striped", vanilla, c, hdfs,
-              buf, firstDataNode::get);
-        }
-      }
-      // The straggler of the rows above stays on the Manager's list for a few heartbeats;
-      // POCache's rows without a straggler start once the Manager agrees there is none.
-      awaitNoStragglers(managerPort, hdfs, out);
-      try (FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
-        for (boolean straggler : new boolean[] {false, true}) {
-          measure(table, "pocache", "contiguous", straggler, pocacheFs, plain, "r1", WholeFileRead.positional(), c,
-              hdfs, buf, f -> 0);
-          measure(table, "pocache", "striped", straggler, pocacheFs, striped, "striped", WholeFileRead.positional(),
-              c, hdfs, buf, firstDataNode::get);
-        }
+      try (FileSystem plainFs = FileSystem.newInstance(hdfs.fs().getUri(), hdfs.conf());
+           FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
+        WholeFileRead pr = WholeFileRead.parallelBlockPreads(c.blockSize, pool);
+        Mode pocacheRead = new Mode("pocache", pocacheFs, WholeFileRead.positional());
+        // Without a straggler, pr and POCache read the same files in turns, so that both see
+        // the same machine: rows measured half a minute apart differed by +-3% on this
+        // 2-core machine. With one they do not: a read POCache abandons to the straggler
+        // would still be running when pr's next read starts.
+        measure(table, "contiguous", false, plain, "r1", c, hdfs, buf, f -> 0, new Mode("vanilla", plainFs, vanilla));
+        measure(table, "contiguous", false, plain, "r1", c, hdfs, buf, f -> 0, new Mode("pr", plainFs, pr),
+            pocacheRead);
+        measure(table, "striped", false, striped, "striped", c, hdfs, buf, firstDataNode::get,
+            new Mode("vanilla", plainFs, vanilla));
+        measure(table, "striped", false, striped, "striped", c, hdfs, buf, firstDataNode::get, pocacheRead);
+        measure(table, "contiguous", true, plain, "r1", c, hdfs, buf, f -> 0, new Mode("vanilla", plainFs, vanilla));
+        measure(table, "contiguous", true, plain, "r1", c, hdfs, buf, f -> 0, new Mode("pr", plainFs, pr));
+        measure(table, "striped", true, striped, "striped", c, hdfs, buf, firstDataNode::get,
+            new Mode("vanilla", plainFs, vanilla));
+        measure(table, "contiguous", true, plain, "r1", c, hdfs, buf, f -> 0, pocacheRead);
+        measure(table, "striped", true, striped, "striped", c, hdfs, buf, firstDataNode::get, pocacheRead);
         table.field("pocache_proactive_opens", ((PoCacheFileSystem) pocacheFs).proactiveOpens());
         table.field("pocache_fallbacks", ((PoCacheFileSystem) pocacheFs).fallbacks());
         table.field("pocache_skipped_pieces", ((PoCacheFileSystem) pocacheFs).skippedPieces());
@@ -306,8 +306,8 @@ public final class BaselineDriver {
           long ops = counters.getHedgedReadOps();
           long wins = counters.getHedgedReadWins();
           long inCaller = counters.getHedgedReadOpsInCurThread();
-          measure(table, "hr", "contiguous", straggler, hedgedFs, hedged, "r2",
-              WholeFileRead.blockByBlockPread(c.blockSize), c, hdfs, buf, f -> 0);
+          measure(table, "contiguous", straggler, hedged, "r2", c, hdfs, buf, f -> 0,
+              new Mode("hr", hedgedFs, WholeFileRead.blockByBlockPread(c.blockSize)));
           table.hedgedReads(straggler, counters.getHedgedReadOps() - ops,
               counters.getHedgedReadWins() - wins, counters.getHedgedReadOpsInCurThread() - inCaller);
         }
@@ -409,24 +409,6 @@ public final class BaselineDriver {
     return (System.nanoTime() - start) / 1e6;
   }
 
-  /** Waits (at most 10 s) until the Manager's straggler list is empty. */
-  private static void awaitNoStragglers(int managerPort, MiniHdfs hdfs, PrintStream out) throws IOException {
-    long start = System.nanoTime();
-    try (ManagerClient manager = new ManagerClient(
-        new java.net.InetSocketAddress("127.0.0.1", managerPort), hdfs.conf(), 2000)) {
-      while (!manager.getStragglers().dataNodes.isEmpty()) {
-        if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(10)) {
-          out.println("the Manager still lists stragglers after 10 s: " + manager.getStragglers().dataNodes);
-          return;
-        }
-        Thread.sleep(100);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    }
-  }
-
   /** Asks the Manager to fill each file's parity and waits until every one is cached. */
   private static void awaitParity(ManagerClient manager, List<Path> files) throws IOException {
     for (Path p : files) {
@@ -448,51 +430,74 @@ public final class BaselineDriver {
     }
   }
 
+  /** A way of reading files: a row's mode name, the FileSystem and the read pattern. */
+  private static final class Mode {
+    final String name;
+    final FileSystem fs;
+    final WholeFileRead how;
+
+    Mode(String name, FileSystem fs, WholeFileRead how) {
+      this.name = name;
+      this.fs = fs;
+      this.how = how;
+    }
+  }
+
   /**
-   * Reads every file {@code repeats} times in {@code mode}, timing each whole-file
-   * read; with {@code straggler}, DataNode {@code stragglerOf(f)} serves file f at
-   * the straggler's bandwidth while it is read.
+   * Reads every file {@code repeats} times in each mode, timing each whole-file read,
+   * one row per mode; with several modes they take turns, file by file, in
+   * alternating order. With {@code straggler}, DataNode {@code stragglerOf(f)} serves
+   * file f at the straggler's bandwidth while it is read.
    */
-  private static void measure(ResultTable table, String mode, String layout, boolean straggler,
-      FileSystem fs, List<Path> files, String seedTag, WholeFileRead how, Config c, MiniHdfs hdfs,
-      byte[] buf, java.util.function.IntUnaryOperator stragglerOf) throws IOException {
+  private static void measure(ResultTable table, String layout, boolean straggler, List<Path> files,
+      String seedTag, Config c, MiniHdfs hdfs, byte[] buf, java.util.function.IntUnaryOperator stragglerOf,
+      Mode... modes) throws IOException {
     long stragglerBandwidth = Math.max(1, (long) (c.diskBandwidth / c.slowdown));
     if (!straggler) {
       // One untimed read of every file: class loading, connections and JIT are not the
       // straggler's fault, nor what one mode pays and another does not.
-      for (Path p : files) {
-        try (FSDataInputStream in = fs.open(p)) {
-          how.read(in, buf);
+      for (Mode m : modes) {
+        for (Path p : files) {
+          try (FSDataInputStream in = m.fs.open(p)) {
+            m.how.read(in, buf);
+          }
         }
       }
     }
-    double[] latencies = new double[files.size() * c.repeats];
+    double[][] latencies = new double[modes.length][files.size() * c.repeats];
     int n = 0;
     for (int r = 0; r < c.repeats; r++) {
       for (int f = 0; f < files.size(); f++) {
-        int slow = stragglerOf.applyAsInt(f);
-        if (straggler) {
-          hdfs.throttle(slow).setBandwidth(stragglerBandwidth);
-        }
-        Arrays.fill(buf, (byte) 0);
-        long start = System.nanoTime();
-        try (FSDataInputStream in = fs.open(files.get(f))) {
-          how.read(in, buf);
-        } finally {
+        for (int turn = 0; turn < modes.length; turn++) {
+          int x = (r + f) % 2 == 0 ? turn : modes.length - 1 - turn;
+          Mode m = modes[x];
+          int slow = stragglerOf.applyAsInt(f);
           if (straggler) {
-            hdfs.throttle(slow).setBandwidth(c.diskBandwidth);
+            hdfs.throttle(slow).setBandwidth(stragglerBandwidth);
+          }
+          Arrays.fill(buf, (byte) 0);
+          long start = System.nanoTime();
+          try (FSDataInputStream in = m.fs.open(files.get(f))) {
+            m.how.read(in, buf);
+          } finally {
+            if (straggler) {
+              hdfs.throttle(slow).setBandwidth(c.diskBandwidth);
+            }
+          }
+          latencies[x][n] = (System.nanoTime() - start) / 1e6;
+          long bad = DataPattern.firstMismatch(seedOf(c, seedTag, f), 0, buf, 0, buf.length);
+          if (bad >= 0) {
+            table.markVerificationFailed();
+            System.err.printf("%s %s read of %s returned a wrong byte at offset %d%n", m.name, layout,
+                files.get(f), bad);
           }
         }
-        latencies[n++] = (System.nanoTime() - start) / 1e6;
-        long bad = DataPattern.firstMismatch(seedOf(c, seedTag, f), 0, buf, 0, buf.length);
-        if (bad >= 0) {
-          table.markVerificationFailed();
-          System.err.printf("%s %s read of %s returned a wrong byte at offset %d%n", mode, layout,
-              files.get(f), bad);
-        }
+        n++;
       }
     }
-    table.add(mode, layout, straggler, latencies);
+    for (int x = 0; x < modes.length; x++) {
+      table.add(modes[x].name, layout, straggler, latencies[x]);
+    }
   }
 
   static long seedOf(Config c, String tag, int file) {
