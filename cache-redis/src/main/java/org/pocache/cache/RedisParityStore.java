@@ -237,6 +237,15 @@ public final class RedisParityStore implements AutoCloseable {
           }
         }
       }
+      for (int i = 0; i < out.size(); i++) {
+        byte[][] v = out.get(i);
+        for (int c = 0; v != null && c < v.length; c++) {
+          if (v[c] == null || v[c].length == 0) {
+            out.set(i, null); // deleted (evicted) between the reads: a miss, not damage
+            break;
+          }
+        }
+      }
       return out;
     });
     ParityValue[] out = new ParityValue[keys.size()];

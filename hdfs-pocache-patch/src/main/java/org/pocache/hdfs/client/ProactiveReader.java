@@ -45,7 +45,6 @@ import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
  * that fails (a dead DataNode) is decoded from parity when parity is there.
  */
 final class ProactiveReader {
-
   /** What happened to the parity while reading, for the read report. */
   static final class Outcome {
     int substripes;
