@@ -68,7 +68,7 @@ public final class BaselineDriver {
       "  --json FILE              also write the results as JSON to FILE",
       "  --k N                    data blocks per file (default 4)",
       "  --files F                files per layout (default 4)",
-      "  --repeats R              reads of each file per row (default 3)",
+      "  --repeats R              reads of each file per row, and writes per file and mode (default 6)",
       "  --block-size SIZE        HDFS block size, e.g. 4m (default 4m)",
       "  --disk-bandwidth SIZE    read bandwidth of every DataNode per second, e.g. 64m (default 64m)",
       "  --slowdown S             the straggler serves at disk-bandwidth / S (default 10)",
@@ -84,7 +84,7 @@ public final class BaselineDriver {
   public static final class Config {
     int k = 4;
     int files = 4;
-    int repeats = 3;
+    int repeats = 6;
     long blockSize = 4L << 20;
     long diskBandwidth = 64L << 20;
     double slowdown = 10;
@@ -358,8 +358,9 @@ public final class BaselineDriver {
   private static void compareWrites(Config c, MiniHdfs hdfs, Configuration pocacheConf, ResultTable table,
       PrintStream out) throws IOException {
     byte[] chunk = new byte[1 << 20];
-    double vanillaMs = 0;
-    double pocacheMs = 0;
+    int writes = c.files * c.repeats;
+    double[] vanillaWrites = new double[writes];
+    double[] pocacheWrites = new double[writes];
     long cached;
     try (FileSystem plainFs = FileSystem.newInstance(hdfs.fs().getUri(), hdfs.conf());
          FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
@@ -371,12 +372,13 @@ public final class BaselineDriver {
         for (int f = 0; f < c.files; f++) {
           Path v = new Path("/baseline/write/vanilla-" + r + "-" + f);
           Path p = new Path("/baseline/write/pocache-" + r + "-" + f);
+          int w = r * c.files + f;
           if ((r + f) % 2 == 0) {
-            vanillaMs += timeWrite(plainFs, v, c, chunk);
-            pocacheMs += timeWrite(pocacheFs, p, c, chunk);
+            vanillaWrites[w] = timeWrite(plainFs, v, c, chunk);
+            pocacheWrites[w] = timeWrite(pocacheFs, p, c, chunk);
           } else {
-            pocacheMs += timeWrite(pocacheFs, p, c, chunk);
-            vanillaMs += timeWrite(plainFs, v, c, chunk);
+            pocacheWrites[w] = timeWrite(pocacheFs, p, c, chunk);
+            vanillaWrites[w] = timeWrite(plainFs, v, c, chunk);
           }
           // Keeps the cluster's disk use to one pair of files. The POCache file goes through
           // POCache, which drops its parity at once: Redis then reuses that memory, as a
@@ -387,10 +389,18 @@ public final class BaselineDriver {
       }
       cached = ((PoCacheFileSystem) pocacheFs).cachedWrites() - ((PoCacheFileSystem) pocacheFs).abandonedWrites();
     }
+    double vanillaMs = 0;
+    double pocacheMs = 0;
+    for (int w = 0; w < writes; w++) {
+      vanillaMs += vanillaWrites[w];
+      pocacheMs += pocacheWrites[w];
+    }
     double overhead = pocacheMs / vanillaMs;
     table.field("write_overhead", overhead);
     table.field("write_files_cached", cached);
-    int writes = c.files * c.repeats;
+    // Each write's time in file order, so that a run's ratio can be traced to single writes.
+    table.field("write_ms_vanilla", vanillaWrites);
+    table.field("write_ms_pocache", pocacheWrites);
     out.printf(Locale.ROOT, "writes of %d x %s, %d times each: vanilla %.1f ms, pocache %.1f ms per file ->"
         + " write_overhead %.3f (%d of %d pocache writes cached their parity)%n", c.files, size(c.writeSize),
         c.repeats, vanillaMs / writes, pocacheMs / writes, overhead, cached, writes + 1);

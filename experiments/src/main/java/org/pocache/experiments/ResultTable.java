@@ -80,6 +80,15 @@ public final class ResultTable {
     fields.put(name, sb.append(']').toString());
   }
 
+  /** A top-level JSON array-of-numbers field (milliseconds and the like, one decimal). */
+  public void field(String name, double[] values) {
+    StringBuilder sb = new StringBuilder("[");
+    for (int i = 0; i < values.length; i++) {
+      sb.append(i == 0 ? "" : ", ").append(String.format(java.util.Locale.ROOT, "%.1f", values[i]));
+    }
+    fields.put(name, sb.append(']').toString());
+  }
+
   /** Marks that some read returned wrong bytes. */
   public void markVerificationFailed() {
     bytesVerified = false;

@@ -55,6 +55,9 @@ public class TestBaselineDriver {
     // The write comparison: every POCache write (2 timed + 1 warm-up) cached its parity.
     assertTrue(written, written.matches("(?s).*\"write_overhead\": [0-9]+[.][0-9]+.*"));
     assertTrue(written, written.contains("\"write_files_cached\": 3"));
+    // Each timed write's time per mode (2 files x 1 repeat), whose sums make the ratio.
+    assertTrue(written, written.matches("(?s).*\"write_ms_vanilla\": \\[[0-9]+[.][0-9], [0-9]+[.][0-9]\\].*"));
+    assertTrue(written, written.matches("(?s).*\"write_ms_pocache\": \\[[0-9]+[.][0-9], [0-9]+[.][0-9]\\].*"));
     assertTrue(written, written.contains("\"striped_policy\": \"RS-3-2-1024k\""));
     assertTrue(written, written.matches("(?s).*\"straggler_injected\": \"127\\.0\\.0\\.1:\\d+\".*"));
     assertTrue(written, written.matches("(?s).*\"stragglers_detected\": \\[[^]]*\\].*"));
