@@ -34,6 +34,8 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -59,6 +61,8 @@ public final class RedisParityStore implements AutoCloseable {
   private final CircuitBreaker breaker;
   private final Map<Long, AtomicLong> storedBytes = new ConcurrentHashMap<>();
   private final ExecutorService async;
+  /** The upload threads' SET connections, or null when SETs go through Jedis. */
+  private final RespSetConnections respSets;
   private final Object inFlightLock = new Object();
   private long inFlightBytes;
 
@@ -73,7 +77,10 @@ public final class RedisParityStore implements AutoCloseable {
       t.setDaemon(true);
       return t;
     };
-    this.async = Executors.newFixedThreadPool(Math.max(1, Math.min(4, settings.poolMax / 2)), tf);
+    int uploadThreads = Math.max(1, Math.min(4, settings.poolMax / 2));
+    this.async = Executors.newFixedThreadPool(uploadThreads, tf);
+    this.respSets = settings.respSet && settings.topology == RedisSettings.Topology.STANDALONE && !settings.tls
+        ? new RespSetConnections(settings, uploadThreads) : null;
   }
 
   /**
@@ -170,7 +177,20 @@ public final class RedisParityStore implements AutoCloseable {
   }
 
   private void putValue(ParityKey key, byte[] v) throws ParityStoreException {
-    call("SET " + key, false, () -> client.set(key.bytes(), v));
+    if (respSets == null) {
+      call("SET " + key, false, () -> client.set(key.bytes(), v));
+    } else {
+      call("SET " + key, false, () -> {
+        try {
+          respSets.set(key.bytes(), v);
+          return null;
+        } catch (RespSetConnections.ErrorReply e) {
+          throw new JedisDataException(e.getMessage(), e); // as Jedis reports an error reply
+        } catch (IOException e) {
+          throw new JedisConnectionException(e.getMessage(), e); // as Jedis reports a broken or silent connection
+        }
+      });
+    }
     account(key.fileId(), v.length);
   }
 
@@ -573,6 +593,9 @@ public final class RedisParityStore implements AutoCloseable {
   @Override
   public void close() {
     async.shutdown();
+    if (respSets != null) {
+      respSets.close();
+    }
     client.close();
   }
 }

@@ -46,6 +46,8 @@ public final class RedisSettings {
   public static final String PREFIX_DEFAULT = "pocache:";
   public static final String ASYNC_MAX_BYTES_KEY = "dfs.pocache.redis.async.max.bytes";
   public static final String ASYNC_MAX_BYTES_DEFAULT = "268435456";
+  public static final String RESP_SET_KEY = "dfs.pocache.redis.resp.set.enabled";
+  public static final String RESP_SET_DEFAULT = "true";
 
   /** Standalone Redis or Redis Cluster. */
   public enum Topology { STANDALONE, CLUSTER }
@@ -82,6 +84,8 @@ public final class RedisSettings {
   public final int breakerOpenMillis;
   public final String prefix;
   public final long asyncMaxBytes;
+  /** Parity SETs over the store's own RESP connections (standalone, no TLS; see RespSetConnections). */
+  public final boolean respSet;
 
   private RedisSettings(Function<String, String> get) {
     String t = get(get, TOPOLOGY_KEY, TOPOLOGY_DEFAULT).toLowerCase(Locale.ROOT);
@@ -130,6 +134,7 @@ public final class RedisSettings {
       throw new IllegalArgumentException(PREFIX_KEY + ": " + e.getMessage(), e);
     }
     asyncMaxBytes = longIn(get, ASYNC_MAX_BYTES_KEY, ASYNC_MAX_BYTES_DEFAULT, 1 << 20, Long.MAX_VALUE);
+    respSet = bool(get, RESP_SET_KEY, RESP_SET_DEFAULT);
   }
 
   /**

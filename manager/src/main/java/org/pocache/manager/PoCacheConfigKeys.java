@@ -88,6 +88,10 @@ public final class PoCacheConfigKeys {
   public static final String REDIS_ASYNC_MAX_BYTES_KEY = RedisSettings.ASYNC_MAX_BYTES_KEY;
   public static final String REDIS_ASYNC_MAX_BYTES_DEFAULT = RedisSettings.ASYNC_MAX_BYTES_DEFAULT;
 
+  /** Parity uploads to a standalone Redis without TLS use POCache's own RESP connections (about half the client CPU per MiB of Jedis's); false sends them through Jedis like every other call. Ignored for a cluster or with TLS. */
+  public static final String REDIS_RESP_SET_KEY = RedisSettings.RESP_SET_KEY;
+  public static final String REDIS_RESP_SET_DEFAULT = RedisSettings.RESP_SET_DEFAULT;
+
   // The Manager and its straggler list.
 
   /** host:port the Manager's RPC server listens on (in the NameNode with the plugin). Clients and DataNodes connect to this port on the NameNode's host when the host is 0.0.0.0. */
