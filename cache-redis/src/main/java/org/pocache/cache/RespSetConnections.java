@@ -35,7 +35,6 @@ import java.util.concurrent.TimeUnit;
 final class RespSetConnections implements Closeable {
   private static final byte[] CRLF = {'\r', '\n'};
 
-  private final InetSocketAddress address;
   private final RedisSettings settings;
   private final BlockingQueue<Connection> idle;
   private volatile boolean closed;
@@ -44,8 +43,6 @@ final class RespSetConnections implements Closeable {
     if (settings.topology != RedisSettings.Topology.STANDALONE || settings.tls) {
       throw new IllegalArgumentException("own RESP connections are for a standalone Redis without TLS");
     }
-    RedisSettings.Endpoint e = settings.hosts.get(0);
-    this.address = new InetSocketAddress(e.host, e.port);
     this.settings = settings;
     this.idle = new ArrayBlockingQueue<>(Math.max(1, idle));
   }
@@ -62,7 +59,8 @@ final class RespSetConnections implements Closeable {
     }
     Connection c = idle.poll();
     if (c == null) {
-      c = new Connection(address, settings);
+      RedisSettings.Endpoint e = settings.hosts.get(0);
+      c = new Connection(new InetSocketAddress(e.host, e.port), settings); // resolved now, as Jedis does per connection
     }
     boolean reusable = false;
     try {

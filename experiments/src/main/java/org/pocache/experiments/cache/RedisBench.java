@@ -1,6 +1,9 @@
 package org.pocache.experiments.cache;
 
 import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParityValue;
 import org.pocache.cache.RedisParityStore;
@@ -25,12 +29,18 @@ import org.pocache.testkit.redis.RedisServerFixture;
  * local redis-server (started for the run): pipelined PUT and GET of parity values
  * (checksummed and verified, as in production), and misses. One "call" is one
  * pipelined batch of {@code pipeline} values; GB/s counts payload bytes (10^9).
+ *
+ * <p>Then the writers' upload path: asynchronous 1 MiB puts in rounds of 16 (one
+ * 64 MiB file's parity at k = 4), through Jedis and through the store's own RESP
+ * connections ({@code dfs.pocache.redis.resp.set.enabled}) in alternating rounds,
+ * with the CPU time of the upload threads per MiB (ThreadMXBean): on a machine the
+ * HDFS write already keeps busy, that CPU is what a write pays for its parity.
  */
 public final class RedisBench {
   static final String USAGE = String.join("\n",
       "Usage: pocache bench redis [--json FILE] [--seconds S]",
       "  --json FILE   also write {\"results\":[{\"op\",\"value_bytes\",\"pipeline\",\"threads\",\"gbps\",\"p50_us\","
-          + "\"p99_us\"}, ...]}",
+          + "\"p99_us\"}, ...], \"uploads\":[{\"path\",\"upload_cpu_ms_per_mib\",\"wall_ms_per_mib\",\"mib\"}, ...]}",
       "  --seconds S   measuring time per row (default 2)");
 
   public static void main(String[] args) throws Exception {
@@ -50,6 +60,7 @@ public final class RedisBench {
       return;
     }
     List<String> rows = new ArrayList<>();
+    List<String> uploads;
     try (RedisServerFixture redis = RedisServerFixture.builder().start()) {
       Map<String, String> conf = new HashMap<>();
       conf.put(RedisSettings.HOSTS_KEY, redis.host() + ":" + redis.port());
@@ -66,6 +77,7 @@ public final class RedisBench {
         }
         rows.add(run(store, "miss", 0, 1, seconds));
       }
+      uploads = uploads(redis, seconds);
     }
     if (o.has("json")) {
       File f = new File(o.string("json", null));
@@ -73,10 +85,84 @@ public final class RedisBench {
       if (parent != null) {
         Files.createDirectories(parent.toPath());
       }
-      Files.write(f.toPath(), ("{\"results\":[\n  " + String.join(",\n  ", rows) + "\n]}\n")
+      Files.write(f.toPath(), ("{\"results\":[\n  " + String.join(",\n  ", rows) + "\n],\n\"uploads\":[\n  "
+          + String.join(",\n  ", uploads) + "\n]}\n")
           .getBytes(StandardCharsets.UTF_8));
       System.out.println("wrote " + f);
     }
+  }
+
+  /** Upload-thread CPU of async 1 MiB puts, Jedis against the store's own connections. */
+  private static List<String> uploads(RedisServerFixture redis, double seconds) throws Exception {
+    String[] paths = {"jedis", "resp"};
+    RedisParityStore[] stores = new RedisParityStore[2];
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long[] cpu = new long[2];
+    long[] wall = new long[2];
+    long[] mib = new long[2];
+    try {
+      for (int x = 0; x < 2; x++) {
+        Map<String, String> conf = new HashMap<>();
+        conf.put(RedisSettings.HOSTS_KEY, redis.host() + ":" + redis.port());
+        conf.put(RedisSettings.RESP_SET_KEY, Boolean.toString(x == 1));
+        stores[x] = RedisParityStore.connect(RedisSettings.from(conf::get));
+      }
+      byte[][] values = new byte[16][ParityValue.headerBytes(4) + (1 << 20)];
+      Random r = new Random(16);
+      for (byte[] v : values) {
+        r.nextBytes(v);
+      }
+      int[] crcs = {1, 2, 3, 4};
+      long end = System.nanoTime() + (long) (seconds * 2e9);
+      for (int round = 0; round < 8 || System.nanoTime() < end; round++) {
+        for (int t = 0; t < 2; t++) {
+          int x = round % 2 == 0 ? t : 1 - t;
+          long c0 = uploadThreadCpu(mx);
+          long w0 = System.nanoTime();
+          List<CompletableFuture<Void>> fs = new ArrayList<>();
+          for (int j = 0; j < values.length; j++) {
+            fs.add(stores[x].putInPlaceAsync(stores[x].key(77 + x, 1, 0, j, 0), crcs, values[j]));
+          }
+          for (CompletableFuture<Void> f : fs) {
+            f.get();
+          }
+          if (round >= 4) { // the first rounds warm both paths up
+            wall[x] += System.nanoTime() - w0;
+            cpu[x] += uploadThreadCpu(mx) - c0;
+            mib[x] += values.length;
+          }
+        }
+      }
+    } finally {
+      for (int x = 0; x < 2; x++) {
+        if (stores[x] != null) {
+          stores[x].deleteFile(77 + x, 1, 1, 16, 1);
+          stores[x].close();
+        }
+      }
+    }
+    System.out.printf(Locale.ROOT, "%nasync 1 MiB uploads, rounds of 16, alternating:%n%-6s %22s %16s %8s%n", "path",
+        "upload_cpu_ms_per_mib", "wall_ms_per_mib", "mib");
+    List<String> out = new ArrayList<>();
+    for (int x = 0; x < 2; x++) {
+      double c = cpu[x] / 1e6 / mib[x];
+      double w = wall[x] / 1e6 / mib[x];
+      System.out.printf(Locale.ROOT, "%-6s %22.3f %16.3f %8d%n", paths[x], c, w, mib[x]);
+      out.add(String.format(Locale.ROOT, "{\"path\":\"%s\",\"upload_cpu_ms_per_mib\":%.4f,\"wall_ms_per_mib\":%.4f,"
+          + "\"mib\":%d}", paths[x], c, w, mib[x]));
+    }
+    return out;
+  }
+
+  /** CPU time of every live store upload thread (named pocache-redis-put-N), in ns. */
+  private static long uploadThreadCpu(ThreadMXBean mx) {
+    long sum = 0;
+    for (ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (t != null && t.getThreadName().startsWith("pocache-redis-put-")) {
+        sum += Math.max(0, mx.getThreadCpuTime(t.getThreadId()));
+      }
+    }
+    return sum;
   }
 
   private static String run(RedisParityStore store, String op, int size, int pipeline, double seconds)
