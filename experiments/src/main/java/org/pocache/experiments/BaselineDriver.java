@@ -47,7 +47,7 @@ import org.pocache.testkit.redis.RedisServerFixture;
  * Every read's bytes are checked against what was written.
  */
 public final class BaselineDriver {
-  static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "block-size",
+  static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "write-repeats", "block-size",
       "disk-bandwidth", "slowdown", "hedge-threshold-ms", "hedge-threads", "striped-policy", "seed", "write-size");
   static final List<String> FLAGS = Arrays.asList("help");
 
@@ -68,7 +68,8 @@ public final class BaselineDriver {
       "  --json FILE              also write the results as JSON to FILE",
       "  --k N                    data blocks per file (default 4)",
       "  --files F                files per layout (default 4)",
-      "  --repeats R              reads of each file per row, and writes per file and mode (default 6)",
+      "  --repeats R              reads of each file per row (default 6)",
+      "  --write-repeats W        writes of each file per mode in the write comparison (default 12)",
       "  --block-size SIZE        HDFS block size, e.g. 4m (default 4m)",
       "  --disk-bandwidth SIZE    read bandwidth of every DataNode per second, e.g. 64m (default 64m)",
       "  --slowdown S             the straggler serves at disk-bandwidth / S (default 10)",
@@ -85,6 +86,7 @@ public final class BaselineDriver {
     int k = 4;
     int files = 4;
     int repeats = 6;
+    int writeRepeats = 12;
     long blockSize = 4L << 20;
     long diskBandwidth = 64L << 20;
     double slowdown = 10;
@@ -104,6 +106,7 @@ public final class BaselineDriver {
       c.k = o.intValue("k", c.k, 2, 32);
       c.files = o.intValue("files", c.files, 1, 10_000);
       c.repeats = o.intValue("repeats", c.repeats, 1, 10_000);
+      c.writeRepeats = o.intValue("write-repeats", c.writeRepeats, 1, 10_000);
       c.blockSize = o.bytes("block-size", c.blockSize, 1 << 20);
       if (c.blockSize % 512 != 0 || c.blockSize > (1L << 30)) {
         throw new UsageException("--block-size must be a multiple of 512 bytes and at most 1g, got "
@@ -196,6 +199,7 @@ public final class BaselineDriver {
     table.config("k", c.k);
     table.config("files", c.files);
     table.config("repeats", c.repeats);
+    table.config("write_repeats", c.writeRepeats);
     table.config("block_bytes", c.blockSize);
     table.config("datanodes", dataNodes);
     table.config("disk_bandwidth_bytes_per_s", c.diskBandwidth);
@@ -352,13 +356,13 @@ public final class BaselineDriver {
   /**
    * POCache's write cost (paper: 8.18%): the same F files of --write-size written
    * through stock HDFS and through PoCacheFileSystem (admission, incremental
-   * encoding, parity uploads, commit), --repeats times each in alternating order,
+   * encoding, parity uploads, commit), --write-repeats times each in alternating order,
    * after one untimed write each.
    */
   private static void compareWrites(Config c, MiniHdfs hdfs, Configuration pocacheConf, ResultTable table,
       PrintStream out) throws IOException {
     byte[] chunk = new byte[1 << 20];
-    int writes = c.files * c.repeats;
+    int writes = c.files * c.writeRepeats;
     double[] vanillaWrites = new double[writes];
     double[] pocacheWrites = new double[writes];
     long cached;
@@ -368,7 +372,7 @@ public final class BaselineDriver {
       timeWrite(pocacheFs, new Path("/baseline/write/warm-pocache"), c, chunk);
       // Single writes on a small shared machine vary by 20% or more: every file is
       // written R times per mode, in alternating order, and the totals compared.
-      for (int r = 0; r < c.repeats; r++) {
+      for (int r = 0; r < c.writeRepeats; r++) {
         for (int f = 0; f < c.files; f++) {
           Path v = new Path("/baseline/write/vanilla-" + r + "-" + f);
           Path p = new Path("/baseline/write/pocache-" + r + "-" + f);
@@ -403,7 +407,7 @@ public final class BaselineDriver {
     table.field("write_ms_pocache", pocacheWrites);
     out.printf(Locale.ROOT, "writes of %d x %s, %d times each: vanilla %.1f ms, pocache %.1f ms per file ->"
         + " write_overhead %.3f (%d of %d pocache writes cached their parity)%n", c.files, size(c.writeSize),
-        c.repeats, vanillaMs / writes, pocacheMs / writes, overhead, cached, writes + 1);
+        c.writeRepeats, vanillaMs / writes, pocacheMs / writes, overhead, cached, writes + 1);
   }
 
   private static double timeWrite(FileSystem fs, Path p, Config c, byte[] chunk) throws IOException {

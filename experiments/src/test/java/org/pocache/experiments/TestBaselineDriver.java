@@ -23,8 +23,8 @@ public class TestBaselineDriver {
   public void producesEveryRowWithVerifiedBytes() throws Exception {
     File json = new File(TestDirs.fresh("baseline"), "baseline.json");
     BaselineDriver.Config c = BaselineDriver.Config.parse(new String[] {"--k", "3", "--files", "2",
-        "--repeats", "1", "--block-size", "1m", "--disk-bandwidth", "64m", "--write-size", "3m", "--json",
-        json.getPath()});
+        "--repeats", "1", "--write-repeats", "2", "--block-size", "1m", "--disk-bandwidth", "64m", "--write-size",
+        "3m", "--json", json.getPath()});
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     ResultTable t = BaselineDriver.run(c, new PrintStream(printed, true, "UTF-8"));
 
@@ -52,12 +52,14 @@ public class TestBaselineDriver {
     // Every pocache read went through a proactive stream (the parity was cached first).
     assertTrue(written, written.matches("(?s).*\"pocache_proactive_opens\": [1-9][0-9]*.*"));
     assertTrue(written, written.contains("\"pocache_fallbacks\": 0"));
-    // The write comparison: every POCache write (2 timed + 1 warm-up) cached its parity.
+    // The write comparison: every POCache write (4 timed + 1 warm-up) cached its parity.
     assertTrue(written, written.matches("(?s).*\"write_overhead\": [0-9]+[.][0-9]+.*"));
-    assertTrue(written, written.contains("\"write_files_cached\": 3"));
-    // Each timed write's time per mode (2 files x 1 repeat), whose sums make the ratio.
-    assertTrue(written, written.matches("(?s).*\"write_ms_vanilla\": \\[[0-9]+[.][0-9], [0-9]+[.][0-9]\\].*"));
-    assertTrue(written, written.matches("(?s).*\"write_ms_pocache\": \\[[0-9]+[.][0-9], [0-9]+[.][0-9]\\].*"));
+    assertTrue(written, written.contains("\"write_files_cached\": 5"));
+    assertTrue(written, written.contains("\"write_repeats\": 2"));
+    // Each timed write's time per mode (2 files x 2 write repeats), whose sums make the ratio.
+    String four = "\\[[0-9]+[.][0-9](, [0-9]+[.][0-9]){3}\\]";
+    assertTrue(written, written.matches("(?s).*\"write_ms_vanilla\": " + four + ".*"));
+    assertTrue(written, written.matches("(?s).*\"write_ms_pocache\": " + four + ".*"));
     assertTrue(written, written.contains("\"striped_policy\": \"RS-3-2-1024k\""));
     assertTrue(written, written.matches("(?s).*\"straggler_injected\": \"127\\.0\\.0\\.1:\\d+\".*"));
     assertTrue(written, written.matches("(?s).*\"stragglers_detected\": \\[[^]]*\\].*"));
