@@ -264,7 +264,7 @@ public final class BaselineDriver {
       if (c.writeSize > 0) {
         // Before any straggler is injected: while the Manager knows one, CSAC admits only
         // files on stragglers (Algorithm 1, line 7), and a new file has no DataNodes yet.
-        compareWrites(c, hdfs, pocacheConf, table, out);
+        compareWrites(c, hdfs, redis.pid(), pocacheConf, table, out);
       }
       hdfs.setAllBandwidth(c.diskBandwidth);
       byte[] buf = new byte[(int) fileLength];
@@ -359,17 +359,20 @@ public final class BaselineDriver {
    * encoding, parity uploads, commit), --write-repeats times each in alternating order,
    * after one untimed write each.
    */
-  private static void compareWrites(Config c, MiniHdfs hdfs, Configuration pocacheConf, ResultTable table,
-      PrintStream out) throws IOException {
+  private static void compareWrites(Config c, MiniHdfs hdfs, long redisPid, Configuration pocacheConf,
+      ResultTable table, PrintStream out) throws IOException {
     byte[] chunk = new byte[1 << 20];
     int writes = c.files * c.writeRepeats;
     double[] vanillaWrites = new double[writes];
     double[] pocacheWrites = new double[writes];
+    // What the timed writes of each mode cost: JVM CPU ms, GC ms, redis-server CPU ms.
+    double[] vanillaUse = new double[3];
+    double[] pocacheUse = new double[3];
     long cached;
     try (FileSystem plainFs = FileSystem.newInstance(hdfs.fs().getUri(), hdfs.conf());
          FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
-      timeWrite(plainFs, new Path("/baseline/write/warm-vanilla"), c, chunk);
-      timeWrite(pocacheFs, new Path("/baseline/write/warm-pocache"), c, chunk);
+      timeWrite(plainFs, new Path("/baseline/write/warm-vanilla"), c, chunk, redisPid, new double[3]);
+      timeWrite(pocacheFs, new Path("/baseline/write/warm-pocache"), c, chunk, redisPid, new double[3]);
       // Single writes on a small shared machine vary by 20% or more: every file is
       // written R times per mode, in alternating order, and the totals compared.
       for (int r = 0; r < c.writeRepeats; r++) {
@@ -378,11 +381,11 @@ public final class BaselineDriver {
           Path p = new Path("/baseline/write/pocache-" + r + "-" + f);
           int w = r * c.files + f;
           if ((r + f) % 2 == 0) {
-            vanillaWrites[w] = timeWrite(plainFs, v, c, chunk);
-            pocacheWrites[w] = timeWrite(pocacheFs, p, c, chunk);
+            vanillaWrites[w] = timeWrite(plainFs, v, c, chunk, redisPid, vanillaUse);
+            pocacheWrites[w] = timeWrite(pocacheFs, p, c, chunk, redisPid, pocacheUse);
           } else {
-            pocacheWrites[w] = timeWrite(pocacheFs, p, c, chunk);
-            vanillaWrites[w] = timeWrite(plainFs, v, c, chunk);
+            pocacheWrites[w] = timeWrite(pocacheFs, p, c, chunk, redisPid, pocacheUse);
+            vanillaWrites[w] = timeWrite(plainFs, v, c, chunk, redisPid, vanillaUse);
           }
           // Keeps the cluster's disk use to one pair of files. The POCache file goes through
           // POCache, which drops its parity at once: Redis then reuses that memory, as a
@@ -405,12 +408,24 @@ public final class BaselineDriver {
     // Each write's time in file order, so that a run's ratio can be traced to single writes.
     table.field("write_ms_vanilla", vanillaWrites);
     table.field("write_ms_pocache", pocacheWrites);
+    // Per file, while the timed writes ran (background work of one write may land in the next).
+    String[] use = {"jvm_cpu_ms", "gc_ms", "redis_cpu_ms"};
+    for (int i = 0; i < use.length; i++) {
+      table.field("write_" + use[i] + "_vanilla", vanillaUse[i] / writes);
+      table.field("write_" + use[i] + "_pocache", pocacheUse[i] / writes);
+    }
     out.printf(Locale.ROOT, "writes of %d x %s, %d times each: vanilla %.1f ms, pocache %.1f ms per file ->"
         + " write_overhead %.3f (%d of %d pocache writes cached their parity)%n", c.files, size(c.writeSize),
         c.writeRepeats, vanillaMs / writes, pocacheMs / writes, overhead, cached, writes + 1);
+    out.printf(Locale.ROOT, "  per file while writing: JVM CPU %.1f / %.1f ms, GC %.1f / %.1f ms, redis-server CPU"
+        + " %.1f / %.1f ms (vanilla / pocache)%n", vanillaUse[0] / writes, pocacheUse[0] / writes,
+        vanillaUse[1] / writes, pocacheUse[1] / writes, vanillaUse[2] / writes, pocacheUse[2] / writes);
   }
 
-  private static double timeWrite(FileSystem fs, Path p, Config c, byte[] chunk) throws IOException {
+  /** One timed write of --write-size bytes; adds its JVM CPU, GC and redis-server CPU to {@code use}. */
+  private static double timeWrite(FileSystem fs, Path p, Config c, byte[] chunk, long redisPid, double[] use)
+      throws IOException {
+    ResourceUse before = ResourceUse.now(redisPid);
     long start = System.nanoTime();
     try (FSDataOutputStream o = fs.create(p, true, 1 << 16, (short) 1, c.blockSize)) {
       for (long pos = 0; pos < c.writeSize; ) {
@@ -420,7 +435,9 @@ public final class BaselineDriver {
         pos += n;
       }
     }
-    return (System.nanoTime() - start) / 1e6;
+    double ms = (System.nanoTime() - start) / 1e6;
+    before.addDifference(ResourceUse.now(redisPid), use);
+    return ms;
   }
 
   /** Asks the Manager to fill each file's parity and waits until every one is cached. */

@@ -60,6 +60,12 @@ public class TestBaselineDriver {
     String four = "\\[[0-9]+[.][0-9](, [0-9]+[.][0-9]){3}\\]";
     assertTrue(written, written.matches("(?s).*\"write_ms_vanilla\": " + four + ".*"));
     assertTrue(written, written.matches("(?s).*\"write_ms_pocache\": " + four + ".*"));
+    // What the timed writes cost per file besides time: this JVM's CPU (positive), GC, redis-server's CPU.
+    for (String mode : new String[] {"vanilla", "pocache"}) {
+      assertTrue(written, written.matches("(?s).*\"write_jvm_cpu_ms_" + mode + "\": [1-9][0-9]*[.][0-9]+.*"));
+      assertTrue(written, written.matches("(?s).*\"write_gc_ms_" + mode + "\": [0-9]+[.][0-9]+.*"));
+      assertTrue(written, written.matches("(?s).*\"write_redis_cpu_ms_" + mode + "\": [0-9]+[.][0-9]+.*"));
+    }
     assertTrue(written, written.contains("\"striped_policy\": \"RS-3-2-1024k\""));
     assertTrue(written, written.matches("(?s).*\"straggler_injected\": \"127\\.0\\.0\\.1:\\d+\".*"));
     assertTrue(written, written.matches("(?s).*\"stragglers_detected\": \\[[^]]*\\].*"));
