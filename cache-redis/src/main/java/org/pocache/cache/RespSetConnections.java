@@ -16,11 +16,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Parity SETs over POCache's own RESP connections, for a standalone Redis without
- * TLS: the writers' upload path. A 1 MiB SET through Jedis costs about 1.0 ms of
- * client CPU on the demo machine against 0.45-0.6 ms for the same bytes written
- * by one gathering {@link SocketChannel} write (a scratch benchmark of 800 SETs;
- * see the README), and on two cores shared with an HDFS write that difference is
- * a visible part of the write overhead. Everything else (GETs, batches, deletes,
+ * TLS: the asynchronous upload path of writers and filling readers. An async
+ * 1 MiB put cost the upload thread 0.67 ms of CPU through Jedis and 0.47 ms through
+ * one gathering {@link SocketChannel} write here ({@code pocache bench redis} on
+ * the 2-core demo machine), and on cores shared with the HDFS write that CPU is
+ * what a write pays for its parity. Everything else (GETs, batches, deletes,
  * cluster, TLS) stays on Jedis.
  *
  * <p>A connection speaks RESP2 (the protocol a new connection starts in), sends
