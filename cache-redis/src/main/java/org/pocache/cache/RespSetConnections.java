@@ -140,7 +140,7 @@ final class RespSetConnections implements Closeable {
       prefix.put(('$' + Integer.toString(value.length)).getBytes(StandardCharsets.US_ASCII)).put(CRLF);
       prefix.flip();
       String line = send(new ByteBuffer[] {prefix, ByteBuffer.wrap(value), ByteBuffer.wrap(CRLF)});
-      if (line.charAt(0) == '-') {
+      if (line.startsWith("-")) {
         throw new ErrorReply(line.substring(1));
       }
       if (!line.equals("+OK")) {
