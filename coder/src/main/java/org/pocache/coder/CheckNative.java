@@ -1,32 +1,39 @@
 package org.pocache.coder;
 
+import java.io.PrintStream;
+
 /**
- * {@code pocache checknative [-a]}: whether ISA-L is loaded, from where, and why
- * not if not, like {@code hadoop checknative}. With -a the exit code is 1 when
- * ISA-L is missing.
+ * {@code pocache checknative [-a]} (also {@code hadoop jar <drop-in jar> -checknative [-a]}):
+ * whether ISA-L is loaded, from where, and why not if not, like
+ * {@code hadoop checknative}. With -a the exit code is 1 when ISA-L is missing.
  */
 public final class CheckNative {
   private CheckNative() {
   }
 
   public static void main(String[] args) {
+    System.exit(run(args, System.out));
+  }
+
+  /** Prints the report to {@code out}; returns the exit code (0, 1 with -a and no ISA-L, 2 usage). */
+  public static int run(String[] args, PrintStream out) {
     boolean strict = false;
     for (String a : args) {
       if (a.equals("-a")) {
         strict = true;
       } else {
         System.err.println("Usage: pocache checknative [-a]");
-        System.exit(2);
+        return 2;
       }
     }
-    System.out.println("POCache native library checking (platform " + IsalNative.platform() + "):");
+    out.println("POCache native library checking (platform " + IsalNative.platform() + "):");
     if (IsalNative.isAvailable()) {
-      System.out.println("isal:  true " + IsalNative.loadedFrom());
-      System.out.println("coder: auto selects isal");
+      out.println("isal:  true " + IsalNative.loadedFrom());
+      out.println("coder: auto selects isal");
     } else {
-      System.out.println("isal:  false " + IsalNative.failure());
-      System.out.println("coder: auto selects java (the pure-Java fallback, byte-identical output)");
+      out.println("isal:  false " + IsalNative.failure());
+      out.println("coder: auto selects java (the pure-Java fallback, byte-identical output)");
     }
-    System.exit(strict && !IsalNative.isAvailable() ? 1 : 0);
+    return strict && !IsalNative.isAvailable() ? 1 : 0;
   }
 }

@@ -7,21 +7,19 @@ import org.apache.hadoop.conf.Configuration;
  * Typed, validating access to the {@code dfs.pocache.*} keys. Hadoop's own getters
  * silently fall back to the default on a typo ("ture"); these fail at startup
  * with the key's name, so a misconfiguration is found when it is made.
+ *
+ * <p>Defaults live in {@link PoCacheConfigKeys}, never in a Configuration
+ * resource: {@code pocache-default.xml} is only the reference that documents
+ * them. Registering it with {@code Configuration.addDefaultResource} would load it
+ * after {@code core-site.xml} and {@code hdfs-site.xml} (default resources load in
+ * the order they were added, and Hadoop adds the site files first), so its values
+ * would override what the operator set.
  */
 public final class PoCacheConfig {
-  /** The file documenting every key with its default, loaded like hdfs-default.xml. */
+  /** The file documenting every key with its default (a reference; never loaded as a resource). */
   public static final String DEFAULT_RESOURCE = "pocache-default.xml";
 
-  static {
-    Configuration.addDefaultResource(DEFAULT_RESOURCE);
-  }
-
   private PoCacheConfig() {
-  }
-
-  /** Loads {@code pocache-default.xml} as a default resource of every Configuration. */
-  public static void init() {
-    // The static initializer does the work; calling this makes sure it ran.
   }
 
   /** {@link PoCacheConfigKeys#ENABLED_KEY}. */

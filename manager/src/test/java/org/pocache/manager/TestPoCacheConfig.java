@@ -5,16 +5,46 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import java.io.File;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 public class TestPoCacheConfig {
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
   @Test
-  public void defaultsComeFromPocacheDefaultXml() {
-    PoCacheConfig.init();
-    Configuration conf = new Configuration();
-    assertEquals("false", conf.get(PoCacheConfigKeys.ENABLED_KEY));
-    assertFalse(PoCacheConfig.isEnabled(conf));
+  public void defaultsComeFromTheKeysClass() {
+    assertFalse(PoCacheConfig.isEnabled(new Configuration()));
+  }
+
+  /**
+   * An operator's core-site.xml turns POCache on: nothing set in code, the file
+   * found on the class path as a Hadoop daemon finds its conf dir. (The HDFS
+   * module's TestSiteConfiguration does the same with hdfs-site.xml and daemons.)
+   */
+  @Test
+  public void siteFilesWinOverPocacheDefaults() throws Exception {
+    File confDir = tmp.newFolder("conf");
+    Files.write(new File(confDir, "core-site.xml").toPath(), ("<?xml version=\"1.0\"?>\n<configuration>\n"
+        + "  <property><name>" + PoCacheConfigKeys.ENABLED_KEY + "</name><value>true</value></property>\n"
+        + "  <property><name>" + PoCacheConfigKeys.CODE_K_KEY + "</name><value>6</value></property>\n"
+        + "</configuration>\n").getBytes(StandardCharsets.UTF_8));
+    ClassLoader saved = Thread.currentThread().getContextClassLoader();
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {confDir.toURI().toURL()}, saved)) {
+      Thread.currentThread().setContextClassLoader(loader);
+      Configuration conf = new Configuration();
+      assertTrue(PoCacheConfig.isEnabled(conf));
+      assertEquals(6, PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32));
+    } finally {
+      Thread.currentThread().setContextClassLoader(saved);
+    }
   }
 
   @Test

@@ -115,7 +115,6 @@ public final class StandaloneManager implements AutoCloseable {
       System.err.println("Usage: pocache manager [generic options]");
       System.exit(2);
     }
-    PoCacheConfig.init();
     if (!PoCacheConfig.isEnabled(conf)) {
       System.err.println("pocache manager: " + PoCacheConfigKeys.ENABLED_KEY + " is false; nothing to do");
       System.exit(1);

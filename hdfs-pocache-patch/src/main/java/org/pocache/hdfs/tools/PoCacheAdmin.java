@@ -25,7 +25,7 @@ import org.pocache.manager.protocol.PoCacheManagerProtocol;
  */
 public final class PoCacheAdmin extends Configured implements Tool {
   static final String USAGE = "Usage: pocache admin [generic options] -report | -stragglers | -ls [path]"
-      + " | -evict <path> | -prefetch <path>";
+      + " | -evict <path> | -prefetch <path> | -checknative [-a]";
   private static final int LS_LIMIT = 10_000;
 
   private final PrintStream out;
@@ -38,6 +38,10 @@ public final class PoCacheAdmin extends Configured implements Tool {
   @Override
   public int run(String[] args) throws Exception {
     String cmd = args.length == 0 ? "" : args[0];
+    if (cmd.equals("-checknative")) {
+      // Needs no Manager: whether this node's ISA-L loads, as `hadoop checknative` does for libhadoop.
+      return org.pocache.coder.CheckNative.run(java.util.Arrays.copyOfRange(args, 1, args.length), out);
+    }
     boolean ok;
     switch (cmd) {
       case "-report":

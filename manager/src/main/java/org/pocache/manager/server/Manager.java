@@ -34,7 +34,6 @@ public final class Manager implements AutoCloseable {
    * @throws IllegalArgumentException naming a bad key
    */
   public static Manager start(Configuration conf, Namespace namespace) throws IOException {
-    PoCacheConfig.init();
     StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), newDetector(conf), System::currentTimeMillis);
     InetSocketAddress bind = PoCacheConfig.getAddress(conf, PoCacheConfigKeys.MANAGER_ADDRESS_KEY,
         PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);

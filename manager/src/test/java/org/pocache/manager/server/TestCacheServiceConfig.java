@@ -7,14 +7,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.Test;
 import org.pocache.csac.detect.Detectors;
 import org.pocache.csac.detect.StragglerDetector;
-import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 
 /** A bad Manager key fails at startup with the key's name, before anything is started. */
 public class TestCacheServiceConfig {
   @Test
   public void badKeysAreNamed() {
-    PoCacheConfig.init();
     bad(PoCacheConfigKeys.CSAC_EVICTION_KEY, "fifo-ish", "lru, lfu, arc, s3fifo");
     bad(PoCacheConfigKeys.CSAC_ADMISSION_KEY, "always", "cache-upon-access");
     bad(PoCacheConfigKeys.CSAC_PREDICTION_KEY, "oracle", "recency");

@@ -1,0 +1,568 @@
+# shellcheck shell=bash
+#
+# `pocache cluster ...`: a pseudo-distributed Hadoop 3.1.4 on this machine, every
+# daemon its own process, with POCache installed exactly as the README's "Install
+# into Hadoop" section says. Sourced by scripts/pocache (needs its say/die/JAVA).
+#
+# Layout under $CLUSTER_DIR (default target/cluster):
+#   hadoop/share/hadoop/common/lib/   Hadoop 3.1.4's jars from Maven Central + the drop-in jar
+#   hadoop/share/hadoop/hdfs/webapps/ the NameNode/DataNode web UI resources
+#   conf/                             HADOOP_CONF_DIR of the NameNode, YARN, clients and jobs
+#   dn<i>/conf/                       DataNode i's own conf dir (its NameNode address and dirs)
+#   data/ logs/ pids/ redis/
+#
+# Each DataNode runs in its own network namespace (pocache-dn<i>), joined to the
+# host by a veth pair 10.77.<i>.1 (host) <-> 10.77.<i>.2 (DataNode), its egress
+# shaped by tc tbf to --rate. `straggler on <i>` lowers DataNode i's rate to
+# rate/--factor (kind net) or caps its CPU with a cgroup (kind cpu).
+
+CLUSTER_DIR=${POCACHE_CLUSTER_DIR:-$POCACHE_HOME/target/cluster}
+HADOOP_VERSION=3.1.4
+CL_LIB="$CLUSTER_DIR/hadoop/share/hadoop/common/lib"
+CL_CONF="$CLUSTER_DIR/conf"
+CL_NN_PORT=9000
+CL_MANAGER_PORT=8047
+CL_REDIS_PORT=6380
+CL_NET=10.77
+CL_CGROUP=/sys/fs/cgroup/cpu/pocache
+
+cl_settings() { cat "$CLUSTER_DIR/cluster.env" 2>/dev/null || true; }
+cl_get() { cl_settings | awk -F= -v k="$1" '$1 == k {print $2}'; }
+
+cl_usage() {
+  cat <<'USAGE'
+Usage: pocache cluster <command>
+
+  up [--datanodes N] [--rate MiB/s] [--pocache on|off] [--redis-maxmemory MiB]
+                     start NameNode (+ POCache Manager), N DataNodes (default 5), each in its
+                     own network namespace shaped to --rate (default 64 MiB/s), redis-server,
+                     ResourceManager and NodeManager; prints where everything is
+  down               stop everything and remove the namespaces (data stays under target/cluster)
+  status             every daemon, its pid and log, and the Manager's -report
+  straggler on <i> [--kind net|cpu] [--factor F]
+                     make DataNode i (1-based) a straggler: its rate / F (net, default F=10),
+                     or its CPU capped at 1/F of a core (cpu)
+  straggler off [<i>]
+                     undo (all DataNodes when i is omitted)
+  hdfs <args>        run an HDFS command with the cluster's conf (e.g. hdfs dfs -ls /)
+  jar <jar> <args>   run a jar the way `hadoop jar` does (e.g. the MapReduce examples)
+  env                print the shell variables a Hadoop client needs (HADOOP_CONF_DIR, CLASSPATH)
+  clean              down, then delete target/cluster
+USAGE
+}
+
+cl_classpath() {
+  echo "$CL_CONF:$CLUSTER_DIR/hadoop/share/hadoop/hdfs:$CL_LIB/*"
+}
+
+# --- installation (README "Install into Hadoop", step 1) ------------------------
+
+cl_install_hadoop() {
+  if [[ -f "$CLUSTER_DIR/hadoop/.complete" ]]; then
+    return
+  fi
+  say "cluster: fetching Hadoop $HADOOP_VERSION's jars from Maven Central (once; log in $CLUSTER_DIR/logs/install.log)"
+  mkdir -p "$CL_LIB" "$CLUSTER_DIR/logs"
+  if ! mvn_run -f "$POCACHE_HOME/scripts/cluster/pom.xml" dependency:copy-dependencies \
+      -DoutputDirectory="$CL_LIB" -Dmdep.useRepositoryLayout=false >"$CLUSTER_DIR/logs/install.log" 2>&1; then
+    tail -20 "$CLUSTER_DIR/logs/install.log" >&2
+    die "could not fetch Hadoop's jars; see $CLUSTER_DIR/logs/install.log"
+  fi
+  # The web UI resources of HDFS are not in hadoop-hdfs.jar on Central, only in its -tests jar.
+  if ! mvn_run dependency:unpack -Dartifact=org.apache.hadoop:hadoop-hdfs:$HADOOP_VERSION:jar:tests \
+      -Dmdep.unpack.includes='webapps/**' -DoutputDirectory="$CLUSTER_DIR/hadoop/share/hadoop/hdfs" \
+      >>"$CLUSTER_DIR/logs/install.log" 2>&1; then
+    die "could not fetch HDFS's webapps; see $CLUSTER_DIR/logs/install.log"
+  fi
+  # Jars that clash with Hadoop 3.1.4 running on JDK 17 or that a tarball does not ship.
+  rm -f "$CL_LIB"/junit-*.jar "$CL_LIB"/hamcrest-*.jar
+  touch "$CLUSTER_DIR/hadoop/.complete"
+}
+
+cl_install_dropin() {
+  local jar
+  jar=$(ls "$POCACHE_HOME"/hdfs-pocache-patch/target/hdfs-pocache-patch-*-dropin.jar 2>/dev/null | head -1)
+  [[ -n "$jar" ]] || die "no drop-in jar; run scripts/pocache build"
+  rm -f "$CL_LIB"/hdfs-pocache-patch-*-dropin.jar
+  cp "$jar" "$CL_LIB/"
+}
+
+# --- configuration files (README "Install into Hadoop", steps 2-4) --------------
+
+xml_conf() { # file, then key=value pairs
+  local f=$1
+  shift
+  {
+    echo '<?xml version="1.0"?>'
+    echo '<configuration>'
+    local kv
+    for kv in "$@"; do
+      printf '  <property><name>%s</name><value>%s</value></property>\n' "${kv%%=*}" "${kv#*=}"
+    done
+    echo '</configuration>'
+  } >"$f"
+}
+
+cl_write_conf() { # pocache on|off, datanodes
+  local pocache=$1 n=$2 dir=$CL_CONF
+  mkdir -p "$dir"
+  local fsimpl=() nnplug=() dnplug=() keys=()
+  if [[ $pocache == on ]]; then
+    # Step 2: clients. Step 3: the NameNode and DataNode plugins. Step 4: the switch and Redis.
+    fsimpl=("fs.hdfs.impl=org.pocache.hdfs.client.PoCacheFileSystem")
+    nnplug=("dfs.namenode.plugins=org.pocache.hdfs.namenode.PoCacheNameNodePlugin")
+    dnplug=("dfs.datanode.plugins=org.pocache.hdfs.datanode.PoCacheDataNodePlugin")
+    keys=("dfs.pocache.enabled=true" "dfs.pocache.redis.hosts=127.0.0.1:$CL_REDIS_PORT")
+  fi
+  xml_conf "$dir/core-site.xml" \
+    "fs.defaultFS=hdfs://127.0.0.1:$CL_NN_PORT" \
+    "hadoop.tmp.dir=$CLUSTER_DIR/data/tmp" \
+    "${fsimpl[@]}"
+  local hdfs_common=(
+    "dfs.replication=1"
+    "dfs.permissions.enabled=true"
+    "dfs.namenode.datanode.registration.ip-hostname-check=false"
+    "dfs.namenode.heartbeat.recheck-interval=60000"
+    "dfs.client.read.shortcircuit=false"
+  )
+  xml_conf "$dir/hdfs-site.xml" \
+    "${hdfs_common[@]}" \
+    "dfs.namenode.name.dir=$CLUSTER_DIR/data/nn" \
+    "dfs.namenode.rpc-bind-host=0.0.0.0" \
+    "dfs.namenode.http-address=127.0.0.1:9870" \
+    "${nnplug[@]}" "${dnplug[@]}" "${keys[@]}"
+  xml_conf "$dir/yarn-site.xml" \
+    "yarn.resourcemanager.hostname=127.0.0.1" \
+    "yarn.nodemanager.hostname=127.0.0.1" \
+    "yarn.nodemanager.aux-services=mapreduce_shuffle" \
+    "yarn.nodemanager.aux-services.mapreduce_shuffle.class=org.apache.hadoop.mapred.ShuffleHandler" \
+    "yarn.nodemanager.resource.memory-mb=6144" \
+    "yarn.nodemanager.resource.cpu-vcores=4" \
+    "yarn.scheduler.minimum-allocation-mb=256" \
+    "yarn.nodemanager.vmem-check-enabled=false" \
+    "yarn.nodemanager.pmem-check-enabled=false" \
+    "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage=99.5" \
+    "yarn.nodemanager.local-dirs=$CLUSTER_DIR/data/nm-local" \
+    "yarn.nodemanager.log-dirs=$CLUSTER_DIR/logs/containers" \
+    "yarn.nodemanager.env-whitelist=JAVA_HOME,HADOOP_CONF_DIR,HADOOP_HOME,PATH,LANG,TZ" \
+    "yarn.timeline-service.enabled=false" \
+    "yarn.log-aggregation-enable=false" \
+    "yarn.application.classpath=$CL_CONF,$CL_LIB/*"
+  local opens="--add-opens java.base/java.lang=ALL-UNNAMED"
+  xml_conf "$dir/mapred-site.xml" \
+    "mapreduce.framework.name=yarn" \
+    "mapreduce.application.classpath=$CL_CONF,$CL_LIB/*" \
+    "yarn.app.mapreduce.am.resource.mb=768" \
+    "yarn.app.mapreduce.am.command-opts=-Xmx512m $opens" \
+    "mapreduce.map.memory.mb=768" \
+    "mapreduce.reduce.memory.mb=768" \
+    "mapreduce.map.java.opts=-Xmx512m $opens" \
+    "mapreduce.reduce.java.opts=-Xmx512m $opens" \
+    "mapreduce.jobhistory.address=127.0.0.1:10020" \
+    "yarn.app.mapreduce.am.staging-dir=/tmp/hadoop-yarn/staging"
+  xml_conf "$dir/capacity-scheduler.xml" \
+    "yarn.scheduler.capacity.root.queues=default" \
+    "yarn.scheduler.capacity.root.default.capacity=100" \
+    "yarn.scheduler.capacity.root.default.maximum-capacity=100" \
+    "yarn.scheduler.capacity.maximum-am-resource-percent=0.5"
+  cat >"$dir/log4j.properties" <<'LOG4J'
+hadoop.root.logger=INFO,console
+hadoop.log.dir=.
+hadoop.log.file=hadoop.log
+log4j.rootLogger=${hadoop.root.logger}
+log4j.appender.console=org.apache.log4j.ConsoleAppender
+log4j.appender.console.target=System.err
+log4j.appender.console.layout=org.apache.log4j.PatternLayout
+log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n
+log4j.appender.RFA=org.apache.log4j.FileAppender
+log4j.appender.RFA.File=${hadoop.log.dir}/${hadoop.log.file}
+log4j.appender.RFA.layout=org.apache.log4j.PatternLayout
+log4j.appender.RFA.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n
+log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR
+log4j.logger.org.apache.hadoop.hdfs.StateChange=WARN
+log4j.logger.org.apache.hadoop.hdfs.server.datanode.DataNode.clienttrace=WARN
+log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit=WARN
+LOG4J
+  local i
+  for ((i = 1; i <= n; i++)); do
+    local d="$CLUSTER_DIR/dn$i/conf"
+    mkdir -p "$d"
+    cp "$dir"/{log4j.properties,yarn-site.xml,mapred-site.xml} "$d/"
+    # A DataNode host's own files: the NameNode as seen from its namespace, its own disks.
+    xml_conf "$d/core-site.xml" "fs.defaultFS=hdfs://$CL_NET.$i.1:$CL_NN_PORT" \
+      "hadoop.tmp.dir=$CLUSTER_DIR/dn$i/tmp" "${fsimpl[@]}"
+    xml_conf "$d/hdfs-site.xml" "${hdfs_common[@]}" \
+      "dfs.datanode.data.dir=$CLUSTER_DIR/dn$i/data" \
+      "dfs.datanode.hostname=$CL_NET.$i.2" \
+      "${dnplug[@]}" "${keys[@]}"
+  done
+}
+
+# --- network namespaces and stragglers -----------------------------------------
+
+cl_can_netns() {
+  [[ $(id -u) -eq 0 ]] && command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1
+}
+
+cl_netns_up() { # i, rate MiB/s
+  local i=$1 rate=$2 ns=pocache-dn$1 h=pcdn$1h g=pcdn$1g
+  ip netns del "$ns" 2>/dev/null || true
+  ip link del "$h" 2>/dev/null || true
+  ip netns add "$ns"
+  ip link add "$h" type veth peer name "$g"
+  ip link set "$g" netns "$ns"
+  ip addr add "$CL_NET.$i.1/24" dev "$h"
+  ip link set "$h" up
+  ip netns exec "$ns" ip addr add "$CL_NET.$i.2/24" dev "$g"
+  ip netns exec "$ns" ip link set "$g" up
+  ip netns exec "$ns" ip link set lo up
+  ip netns exec "$ns" ip route add default via "$CL_NET.$i.1"
+  cl_shape "$i" "$rate"
+}
+
+# DataNode i's egress (what it serves to readers) at rate MiB/s.
+cl_shape() {
+  local i=$1 rate=$2 ns=pocache-dn$1 g=pcdn$1g
+  local kbit burst
+  kbit=$(awk -v r="$rate" 'BEGIN {printf "%d", r * 8 * 1048.576}')
+  burst=$(awk -v r="$rate" 'BEGIN {b = r * 1048576 / 100; if (b < 65536) b = 65536; printf "%d", b}')
+  ip netns exec "$ns" tc qdisc replace dev "$g" root tbf rate "${kbit}kbit" burst "$burst" latency 400ms
+}
+
+cl_netns_down() {
+  local ns
+  for ns in $(ip netns list 2>/dev/null | awk '/^pocache-dn/ {print $1}'); do
+    ip netns del "$ns" 2>/dev/null || true
+  done
+  local l
+  for l in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | grep -E '^pcdn[0-9]+h' | sed 's/@.*//'); do
+    ip link del "$l" 2>/dev/null || true
+  done
+}
+
+# --- daemons ---------------------------------------------------------------------
+
+cl_pidfile() { echo "$CLUSTER_DIR/pids/$1.pid"; }
+
+cl_alive() {
+  local f
+  f=$(cl_pidfile "$1")
+  [[ -f "$f" ]] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+# name, conf dir, heap, netns ("" for the host), main class, args...
+cl_start_java() {
+  local name=$1 conf=$2 heap=$3 ns=$4 main=$5
+  shift 5
+  local log="$CLUSTER_DIR/logs/$name.log"
+  local cp="$conf:$CLUSTER_DIR/hadoop/share/hadoop/hdfs:$CL_LIB/*"
+  local cmd=("$JAVA" "-Xmx$heap" --add-opens java.base/java.lang=ALL-UNNAMED
+    -Dhadoop.log.dir="$CLUSTER_DIR/logs" -Dhadoop.log.file="$name.log" -Dhadoop.root.logger=INFO,RFA
+    -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" -Dyarn.log.dir="$CLUSTER_DIR/logs"
+    -cp "$cp" "$main" "$@")
+  mkdir -p "$CLUSTER_DIR/logs" "$CLUSTER_DIR/pids"
+  : >"$log"
+  if [[ -n "$ns" ]]; then
+    cmd=(ip netns exec "$ns" "${cmd[@]}")
+  fi
+  HADOOP_CONF_DIR=$conf HADOOP_HOME="$CLUSTER_DIR/hadoop" JAVA_HOME="${JAVA_HOME:-$(cl_java_home)}" \
+    setsid "${cmd[@]}" >"$CLUSTER_DIR/logs/$name.out" 2>&1 </dev/null &
+  echo $! >"$(cl_pidfile "$name")"
+}
+
+cl_java_home() {
+  local j
+  j=$(readlink -f "$(command -v "$JAVA")")
+  echo "${j%/bin/java}"
+}
+
+# Wait until a command succeeds, or die naming what did not come up and its log.
+cl_wait() { # what, seconds, log, command...
+  local what=$1 secs=$2 log=$3
+  shift 3
+  local deadline=$((SECONDS + secs))
+  until "$@" >/dev/null 2>&1; do
+    if ((SECONDS > deadline)); then
+      tail -30 "$log" >&2 || true
+      die "cluster: $what did not come up within ${secs}s; see $log"
+    fi
+    sleep 1
+  done
+}
+
+cl_stop() { # name, grace seconds
+  local name=$1 grace=${2:-10} f pid
+  f=$(cl_pidfile "$name")
+  [[ -f "$f" ]] || return 0
+  pid=$(cat "$f")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    local deadline=$((SECONDS + grace))
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.5; done
+    # Stock 3.1.4's NodeManager on JDK 17 ignores SIGTERM.
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$f"
+}
+
+cl_redis_up() {
+  local bin=${POCACHE_REDIS_SERVER:-$(command -v redis-server || true)}
+  [[ -n "$bin" ]] || die "cluster: redis-server is required (apt-get install redis-server, or set POCACHE_REDIS_SERVER)"
+  local maxmem=$1 dir="$CLUSTER_DIR/redis"
+  mkdir -p "$dir"
+  cat >"$dir/redis.conf" <<EOF
+bind 127.0.0.1
+port $CL_REDIS_PORT
+dir $dir
+save ""
+appendonly no
+maxmemory ${maxmem}mb
+maxmemory-policy noeviction
+logfile $CLUSTER_DIR/logs/redis.log
+EOF
+  setsid "$bin" "$dir/redis.conf" >"$CLUSTER_DIR/logs/redis.out" 2>&1 </dev/null &
+  echo $! >"$(cl_pidfile redis)"
+}
+
+cl_redis_ping() {
+  (exec 3<>/dev/tcp/127.0.0.1/$CL_REDIS_PORT && printf 'PING\r\n' >&3 && timeout 2 head -c 5 <&3 | grep -q PONG)
+}
+
+cl_port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+cl_up() {
+  local n=5 rate=64 pocache=on maxmem=1536
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --datanodes) n=$2; shift 2 ;;
+      --rate) rate=$2; shift 2 ;;
+      --pocache) pocache=$2; shift 2 ;;
+      --redis-maxmemory) maxmem=$2; shift 2 ;;
+      *) cl_usage >&2; die "cluster up: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$n" =~ ^[0-9]+$ && $n -ge 1 && $n -le 20 ]] || die "cluster up: --datanodes must be 1-20, got '$n'"
+  [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "cluster up: --rate must be MiB/s, got '$rate'"
+  [[ $pocache == on || $pocache == off ]] || die "cluster up: --pocache must be on or off, got '$pocache'"
+  cl_can_netns || die "cluster up: needs root with ip and tc (iproute2) for the DataNodes' network namespaces"
+  if cl_alive namenode; then
+    die "cluster: already up (scripts/pocache cluster down first)"
+  fi
+  stale && build
+  [[ -n $(ls "$POCACHE_HOME"/hdfs-pocache-patch/target/hdfs-pocache-patch-*-dropin.jar 2>/dev/null) ]] || build
+  cl_install_hadoop
+  cl_install_dropin
+  mkdir -p "$CLUSTER_DIR"/{logs,pids,data}
+  printf 'datanodes=%s\nrate=%s\npocache=%s\n' "$n" "$rate" "$pocache" >"$CLUSTER_DIR/cluster.env"
+  cl_write_conf "$pocache" "$n"
+
+  cl_redis_up "$maxmem"
+  cl_wait "redis-server" 20 "$CLUSTER_DIR/logs/redis.log" cl_redis_ping
+
+  if [[ ! -d "$CLUSTER_DIR/data/nn/current" ]]; then
+    say "cluster: formatting the NameNode"
+    HADOOP_CONF_DIR=$CL_CONF "$JAVA" -cp "$(cl_classpath)" -Dhadoop.root.logger=WARN,console \
+      org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive \
+      >"$CLUSTER_DIR/logs/format.log" 2>&1 || die "NameNode format failed; see $CLUSTER_DIR/logs/format.log"
+  fi
+  cl_start_java namenode "$CL_CONF" 1g "" org.apache.hadoop.hdfs.server.namenode.NameNode
+  cl_wait "the NameNode" 90 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_NN_PORT"
+
+  cl_netns_down
+  local i
+  for ((i = 1; i <= n; i++)); do
+    cl_netns_up "$i" "$rate"
+    cl_start_java "datanode$i" "$CLUSTER_DIR/dn$i/conf" 512m "pocache-dn$i" \
+      org.apache.hadoop.hdfs.server.datanode.DataNode
+  done
+  cl_start_java resourcemanager "$CL_CONF" 1g "" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
+  cl_start_java nodemanager "$CL_CONF" 768m "" org.apache.hadoop.yarn.server.nodemanager.NodeManager
+
+  cl_wait "$n DataNodes" 120 "$CLUSTER_DIR/logs/namenode.log" cl_datanodes_live "$n"
+  cl_hdfs dfsadmin -safemode wait >/dev/null 2>&1 || true
+  cl_hdfs dfs -mkdir -p /tmp /user/root /tmp/hadoop-yarn/staging >/dev/null 2>&1 || true
+  cl_hdfs dfs -chmod -R 1777 /tmp >/dev/null 2>&1 || true
+  cl_wait "the NodeManager" 120 "$CLUSTER_DIR/logs/nodemanager.log" cl_nodemanager_running
+  if [[ $pocache == on ]]; then
+    cl_wait "the POCache Manager" 60 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_MANAGER_PORT"
+  fi
+  say "cluster: up: NameNode hdfs://127.0.0.1:$CL_NN_PORT, $n DataNodes at $rate MiB/s ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
+  say "cluster: conf $CL_CONF, logs $CLUSTER_DIR/logs"
+}
+
+cl_datanodes_live() {
+  local want=$1 live
+  live=$(cl_hdfs dfsadmin -report -live 2>/dev/null | awk -F'[()]' '/^Live datanodes/ {print $2}')
+  [[ -n "$live" && $live -ge $want ]]
+}
+
+cl_nodemanager_running() {
+  cl_yarn node -list 2>/dev/null | grep -q RUNNING
+}
+
+cl_down() {
+  local name
+  for name in nodemanager resourcemanager; do cl_stop "$name" 10; done
+  for f in "$CLUSTER_DIR"/pids/datanode*.pid; do
+    [[ -f "$f" ]] || continue
+    name=$(basename "$f" .pid)
+    cl_stop "$name" 10
+  done
+  cl_stop namenode 15
+  cl_stop redis 5
+  cl_cpu_release all
+  cl_can_netns && cl_netns_down
+  # Containers the NodeManager left behind (their parent was killed).
+  pkill -f "$CLUSTER_DIR/data/nm-local" 2>/dev/null || true
+  say "cluster: down"
+}
+
+cl_status() {
+  local rc=0 name f
+  [[ -f "$CLUSTER_DIR/cluster.env" ]] || { say "cluster: never started"; return 1; }
+  echo "cluster: $(cl_settings | tr '\n' ' ')"
+  for f in "$CLUSTER_DIR"/pids/*.pid; do
+    [[ -f "$f" ]] || continue
+    name=$(basename "$f" .pid)
+    if cl_alive "$name"; then
+      printf '  %-16s pid %-8s log %s\n' "$name" "$(cat "$f")" "$CLUSTER_DIR/logs/$name.log"
+    else
+      printf '  %-16s DEAD           log %s\n' "$name" "$CLUSTER_DIR/logs/$name.log"
+      rc=1
+    fi
+  done
+  local s
+  for s in "$CLUSTER_DIR"/stragglers/*; do
+    [[ -f "$s" ]] && echo "  straggler: DataNode $(basename "$s") $(cat "$s")"
+  done
+  if [[ $(cl_get pocache) == on ]]; then
+    echo "Manager -report:"
+    cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -report || rc=1
+    cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -stragglers || rc=1
+  fi
+  return $rc
+}
+
+cl_dropin_jar() { ls "$CL_LIB"/hdfs-pocache-patch-*-dropin.jar | head -1; }
+
+# --- stragglers ------------------------------------------------------------------
+
+cl_straggler() {
+  local what=${1:-} i=${2:-}
+  shift 2 || shift $#
+  local kind=net factor=10
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --kind) kind=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      *) die "cluster straggler: unknown option '$1'" ;;
+    esac
+  done
+  local n rate
+  n=$(cl_get datanodes)
+  rate=$(cl_get rate)
+  [[ -n "$n" ]] || die "cluster: not up"
+  mkdir -p "$CLUSTER_DIR/stragglers"
+  case "$what" in
+    on)
+      [[ "$i" =~ ^[0-9]+$ && $i -ge 1 && $i -le $n ]] || die "cluster straggler on: DataNode must be 1-$n, got '$i'"
+      [[ "$factor" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "cluster straggler: --factor must be a number, got '$factor'"
+      case "$kind" in
+        net)
+          cl_shape "$i" "$(awk -v r="$rate" -v f="$factor" 'BEGIN {print r / f}')"
+          echo "net: egress $rate/$factor MiB/s" >"$CLUSTER_DIR/stragglers/$i" ;;
+        cpu)
+          cl_cpu_cap "$i" "$factor"
+          echo "cpu: 1/$factor of a core" >"$CLUSTER_DIR/stragglers/$i" ;;
+        *) die "cluster straggler: --kind must be net or cpu, got '$kind'" ;;
+      esac
+      say "cluster: DataNode $i is a straggler ($(cat "$CLUSTER_DIR/stragglers/$i"))" ;;
+    off)
+      local list
+      if [[ -n "$i" ]]; then list=$i; else list=$(seq 1 "$n"); fi
+      for i in $list; do
+        cl_shape "$i" "$rate"
+        cl_cpu_release "$i"
+        rm -f "$CLUSTER_DIR/stragglers/$i"
+      done
+      say "cluster: stragglers off (${list//$'\n'/ })" ;;
+    *) die "cluster straggler: on <i> | off [<i>]" ;;
+  esac
+}
+
+cl_cpu_cap() { # i, factor
+  local i=$1 factor=$2 pid g="$CL_CGROUP/dn$1"
+  [[ -d /sys/fs/cgroup/cpu ]] || die "cluster straggler --kind cpu: cgroup v1 cpu controller not mounted at /sys/fs/cgroup/cpu"
+  pid=$(cat "$(cl_pidfile "datanode$i")" 2>/dev/null) || die "cluster: DataNode $i is not running"
+  mkdir -p "$g"
+  echo 100000 >"$g/cpu.cfs_period_us"
+  awk -v f="$factor" 'BEGIN {printf "%d\n", 100000 / f}' >"$g/cpu.cfs_quota_us"
+  local t
+  # Every thread of the DataNode's JVM (and of its `ip netns exec` parent).
+  for t in $(ls "/proc/$pid/task" 2>/dev/null) $(pgrep -P "$pid"); do echo "$t" >"$g/tasks" 2>/dev/null || true; done
+  for t in $(pgrep -P "$pid"); do
+    local tt
+    for tt in $(ls "/proc/$t/task" 2>/dev/null); do echo "$tt" >"$g/tasks" 2>/dev/null || true; done
+  done
+}
+
+cl_cpu_release() {
+  local which=$1 g t
+  [[ -d "$CL_CGROUP" ]] || return 0
+  for g in "$CL_CGROUP"/dn*; do
+    [[ -d "$g" ]] || continue
+    [[ $which == all || $g == "$CL_CGROUP/dn$which" ]] || continue
+    for t in $(cat "$g/tasks" 2>/dev/null); do echo "$t" >/sys/fs/cgroup/cpu/tasks 2>/dev/null || true; done
+    rmdir "$g" 2>/dev/null || true
+  done
+}
+
+# --- clients ---------------------------------------------------------------------
+
+cl_java_tool() { # conf dir, main, args...
+  local conf=$1
+  shift
+  HADOOP_CONF_DIR=$conf "$JAVA" -Xmx1g --add-opens java.base/java.lang=ALL-UNNAMED \
+    -Dhadoop.root.logger="${HADOOP_ROOT_LOGGER:-WARN,console}" -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" \
+    -cp "$conf:$CL_LIB/*" "$@"
+}
+
+cl_hdfs() {
+  local sub=${1:-}
+  shift || true
+  case "$sub" in
+    dfs) cl_java_tool "$CL_CONF" org.apache.hadoop.fs.FsShell "$@" ;;
+    dfsadmin) cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.DFSAdmin "$@" ;;
+    fsck) cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.DFSck "$@" ;;
+    *) die "cluster hdfs: dfs, dfsadmin or fsck, got '$sub'" ;;
+  esac
+}
+
+cl_yarn() {
+  local sub=${1:-}
+  shift || true
+  case "$sub" in
+    node) cl_java_tool "$CL_CONF" org.apache.hadoop.yarn.client.cli.NodeCLI "$@" ;;
+    application) cl_java_tool "$CL_CONF" org.apache.hadoop.yarn.client.cli.ApplicationCLI "$@" ;;
+    *) die "cluster yarn: node or application, got '$sub'" ;;
+  esac
+}
+
+cmd_cluster() {
+  local sub=${1:-}
+  [[ $# -gt 0 ]] && shift
+  check_jdk
+  case "$sub" in
+    up) check_maven; check_native_deps; cl_up "$@" ;;
+    down) cl_down ;;
+    status) cl_status ;;
+    straggler) cl_straggler "$@" ;;
+    hdfs) cl_hdfs "$@" ;;
+    yarn) cl_yarn "$@" ;;
+    jar) cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$@" ;;
+    env) echo "export HADOOP_CONF_DIR=$CL_CONF"; echo "export CLASSPATH='$(cl_classpath)'" ;;
+    clean) cl_down; rm -rf "$CLUSTER_DIR" ;;
+    ""|help|--help) cl_usage ;;
+    *) cl_usage >&2; die "cluster: unknown command '$sub'" ;;
+  esac
+}
