@@ -44,8 +44,11 @@ Usage: pocache cluster <command>
                      or its CPU capped at 1/F of a core (cpu)
   straggler off [<i>]
                      undo (all DataNodes when i is omitted)
+  rate <MiB/s>       reshape every DataNode to this rate (stragglers off)
   hdfs <args>        run an HDFS command with the cluster's conf (e.g. hdfs dfs -ls /)
   jar <jar> <args>   run a jar the way `hadoop jar` does (e.g. the MapReduce examples)
+  install            rebuild if needed and copy the drop-in jar into the cluster's lib (clients
+                     and jobs pick it up; daemons on their next start)
   env                print the shell variables a Hadoop client needs (HADOOP_CONF_DIR, CLASSPATH)
   clean              down, then delete target/cluster
 USAGE
@@ -130,7 +133,7 @@ cl_write_conf() { # pocache on|off, datanodes
     "dfs.namenode.name.dir=$CLUSTER_DIR/data/nn" \
     "dfs.namenode.rpc-bind-host=0.0.0.0" \
     "dfs.namenode.http-address=127.0.0.1:9870" \
-    "${nnplug[@]}" "${dnplug[@]}" "${keys[@]}"
+    "${nnplug[@]}" "${keys[@]}"
   xml_conf "$dir/yarn-site.xml" \
     "yarn.resourcemanager.hostname=127.0.0.1" \
     "yarn.nodemanager.hostname=127.0.0.1" \
@@ -369,6 +372,8 @@ cl_up() {
   cl_wait "the NameNode" 90 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_NN_PORT"
 
   cl_netns_down
+  # DataNodes reach each other (write pipelines, the job's staging files) through the host.
+  echo 1 >/proc/sys/net/ipv4/ip_forward
   local i
   for ((i = 1; i <= n; i++)); do
     cl_netns_up "$i" "$rate"
@@ -439,6 +444,7 @@ cl_status() {
     echo "Manager -report:"
     cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -report || rc=1
     cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -stragglers || rc=1
+    cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -checknative || rc=1
   fi
   return $rc
 }
@@ -488,6 +494,15 @@ cl_straggler() {
       say "cluster: stragglers off (${list//$'\n'/ })" ;;
     *) die "cluster straggler: on <i> | off [<i>]" ;;
   esac
+}
+
+# Every DataNode's egress to rate MiB/s (stragglers off), kept for later `straggler off`.
+cl_set_rate() {
+  local rate=$1 n
+  n=$(cl_get datanodes)
+  [[ -n "$n" ]] || die "cluster: not up"
+  sed -i "s/^rate=.*/rate=$rate/" "$CLUSTER_DIR/cluster.env"
+  cl_straggler off >/dev/null
 }
 
 cl_cpu_cap() { # i, factor
@@ -557,9 +572,13 @@ cmd_cluster() {
     down) cl_down ;;
     status) cl_status ;;
     straggler) cl_straggler "$@" ;;
+    rate)
+      [[ "${1:-}" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "cluster rate: give MiB/s, got '${1:-}'"
+      cl_set_rate "$1"; say "cluster: every DataNode at $1 MiB/s" ;;
     hdfs) cl_hdfs "$@" ;;
     yarn) cl_yarn "$@" ;;
     jar) cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$@" ;;
+    install) check_maven; stale && build; cl_install_dropin; say "cluster: installed $(basename "$(cl_dropin_jar)") (new clients and jobs use it; restart the daemons for theirs)" ;;
     env) echo "export HADOOP_CONF_DIR=$CL_CONF"; echo "export CLASSPATH='$(cl_classpath)'" ;;
     clean) cl_down; rm -rf "$CLUSTER_DIR" ;;
     ""|help|--help) cl_usage ;;

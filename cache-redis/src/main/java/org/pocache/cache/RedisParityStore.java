@@ -95,6 +95,9 @@ public final class RedisParityStore implements AutoCloseable {
     pool.setMaxTotal(s.poolMax);
     pool.setMaxIdle(s.poolMax);
     pool.setMaxWait(Duration.ofMillis(s.connectTimeoutMillis + (long) s.readTimeoutMillis));
+    // No MBeans: registering them starts the platform MBean server, which costs every
+    // short-lived client JVM (a MapReduce task) a few hundred classes and milliseconds.
+    pool.setJmxEnabled(false);
     UnifiedJedis c;
     try {
       if (s.topology == RedisSettings.Topology.STANDALONE) {

@@ -220,7 +220,7 @@ public final class PoCacheConfigKeys {
   public static final String READ_THREADS_KEY = "dfs.pocache.read.threads";
   public static final String READ_THREADS_DEFAULT = "64";
 
-  /** Substripes a proactive read fetches ahead of the one being completed. */
+  /** Substripes a proactive read fetches ahead of the one being completed, and subblocks a sequential read streams ahead of its caller. */
   public static final String READ_INFLIGHT_KEY = "dfs.pocache.read.inflight.substripes";
   public static final String READ_INFLIGHT_DEFAULT = "4";
 
@@ -232,11 +232,11 @@ public final class PoCacheConfigKeys {
   public static final String READ_FILL_MAX_KEY = "dfs.pocache.read.fill.max.bytes";
   public static final String READ_FILL_MAX_DEFAULT = "67108864";
 
-  /** Degraded reads: a direct subblock read slower than this many times the recent mean is raced by a rebuild from the other pieces and parity. */
+  /** Sequential and short positional reads: a subblock read slower than this many times the recent mean is raced by a rebuild from the other pieces and parity. */
   public static final String READ_DEADLINE_FACTOR_KEY = "dfs.pocache.read.deadline.factor";
   public static final String READ_DEADLINE_FACTOR_DEFAULT = "3.0";
 
-  /** Degraded reads: the deadline is never shorter than this, milliseconds. */
+  /** Sequential and short positional reads: the deadline is never shorter than this, milliseconds. */
   public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";
   public static final String READ_DEADLINE_MIN_DEFAULT = "20";
 }

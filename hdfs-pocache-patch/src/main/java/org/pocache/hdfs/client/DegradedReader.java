@@ -34,8 +34,7 @@ final class DegradedReader {
   private final PositionedReadable data;
   private final DescriptorProto d;
   private final StripeLayout layout;
-  private final RedisParityStore store;
-  private final ErasureCoder coder;
+  private final ParityAccess access;
   private final ExecutorService pool;
   private final BufferPool buffers;
   private final SlowSources sources;
@@ -47,14 +46,13 @@ final class DegradedReader {
   /** The same for direct reads of part of a subblock (short positional reads), which take far less. */
   private volatile double meanPartNanos;
 
-  DegradedReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
-      ErasureCoder coder, ExecutorService pool, BufferPool buffers, SlowSources sources,
+  DegradedReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, ParityAccess parity,
+      ExecutorService pool, BufferPool buffers, SlowSources sources,
       PieceLocations locations, double deadlineFactor, long minDeadlineMillis) {
     this.data = data;
     this.d = d;
     this.layout = layout;
-    this.store = store;
-    this.coder = coder;
+    this.access = parity;
     this.pool = pool;
     this.buffers = buffers;
     this.sources = sources;
@@ -182,9 +180,9 @@ final class DegradedReader {
       race.submit(() -> {
         List<ParityKey> keys = new ArrayList<>(m);
         for (int p = 0; p < m; p++) {
-          keys.add(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p));
+          keys.add(access.store().key(d.getFileId(), d.getGeneration(), (int) s, j, p));
         }
-        parity[0] = store.getAll(keys);
+        parity[0] = access.store().getAll(keys);
         return PARITY;
       });
       pending++;
@@ -271,12 +269,160 @@ final class DegradedReader {
       }
       byte[][] out = {leases.scratch(pieceBytes)};
       try {
-        coder.decode(pieces, 0, new int[] {i}, out, 0, len);
+        access.coder().decode(pieces, 0, new int[] {i}, out, 0, len);
       } catch (RuntimeException e) {
         return null; // treated like a CRC mismatch: the direct read answers
       }
       return Crc32c.of(out[0], 0, n) == parity[0].dataCrc(i) ? out[0] : null;
     }
+  }
+
+  /**
+   * Rebuilds data subblock (s, j, i) from the other k - 1 pieces and the parity,
+   * without reading piece i at all, on the pool: the other pieces' reads and the
+   * parity GET are issued together and the last one to arrive decodes. The future
+   * holds an array from the buffer pool with the piece's stored bytes at [0, n)
+   * (the caller releases it), or null when the rebuild cannot answer (parity
+   * missing or damaged, another piece failed); it never completes exceptionally.
+   */
+  java.util.concurrent.CompletableFuture<byte[]> rebuild(long s, int j, int i, ProactiveReader.Outcome outcome) {
+    java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
+    int k = d.getK();
+    int m = d.getM();
+    int n = layout.storedLength(s, j, i);
+    int len = layout.parityLength(s, j);
+    int pieceBytes = Math.max(len, layout.subblockSize());
+    byte[][] pieces = new byte[k + m][];
+    ParityValue[][] parity = new ParityValue[1][];
+    java.util.concurrent.atomic.AtomicInteger inputs = new java.util.concurrent.atomic.AtomicInteger(1);
+    java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+    List<Runnable> reads = new ArrayList<>();
+    for (int x = 0; x < k; x++) {
+      if (x == i) {
+        continue;
+      }
+      int nx = layout.storedLength(s, j, x);
+      byte[] b = buffers.borrow(pieceBytes);
+      java.util.Arrays.fill(b, nx, len, (byte) 0); // virtual zeros past the stored bytes
+      pieces[x] = b;
+      if (nx > 0) {
+        long ax = layout.fileOffset(s, j, x, 0);
+        int tag = x;
+        inputs.incrementAndGet();
+        reads.add(() -> {
+          try {
+            long started = System.nanoTime();
+            data.readFully(ax, b, 0, nx);
+            sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
+          } catch (IOException | RuntimeException e) {
+            failed.set(true);
+          }
+        });
+      }
+    }
+    reads.add(() -> {
+      try {
+        List<ParityKey> keys = new ArrayList<>(m);
+        for (int p = 0; p < m; p++) {
+          keys.add(access.store().key(d.getFileId(), d.getGeneration(), (int) s, j, p));
+        }
+        parity[0] = access.store().getAll(keys);
+      } catch (org.pocache.cache.ParityStoreException | RuntimeException e) {
+        failed.set(true);
+        outcome.cacheErrorSeen();
+      }
+    });
+    Runnable last = () -> {
+      byte[] out = null;
+      try {
+        if (!failed.get()) {
+          out = decodeInto(pieces, parity[0], i, n, len, pieceBytes);
+          if (out == null) {
+            synchronized (outcome) {
+              if (parity[0] == null || parity[0][0] == null) {
+                outcome.parityMissing = true;
+              } else {
+                outcome.parityCorrupt = true;
+              }
+            }
+          }
+        }
+      } catch (RuntimeException e) {
+        out = null;
+      } finally {
+        for (int x = 0; x < k + m; x++) {
+          buffers.release(pieces[x]);
+        }
+        result.complete(out);
+      }
+    };
+    for (Runnable r : reads) {
+      try {
+        pool.execute(() -> {
+          try {
+            r.run();
+          } finally {
+            if (inputs.decrementAndGet() == 0) {
+              last.run();
+            }
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException closed) {
+        failed.set(true);
+        if (inputs.decrementAndGet() == 0) {
+          last.run();
+        }
+      }
+    }
+    return result;
+  }
+
+  /** Piece i decoded into a pooled array, or null if parity is unusable or it fails its CRC. */
+  private byte[] decodeInto(byte[][] pieces, ParityValue[] parity, int i, int n, int len, int pieceBytes) {
+    int k = d.getK();
+    int m = d.getM();
+    for (int p = 0; p < m; p++) {
+      if (parity == null || parity[p] == null || parity[p].payloadLength() != len) {
+        return null;
+      }
+      byte[] b = buffers.borrow(pieceBytes);
+      parity[p].copyPayloadTo(b, 0);
+      pieces[k + p] = b;
+    }
+    byte[][] out = {buffers.borrow(pieceBytes)};
+    try {
+      access.coder().decode(pieces, 0, new int[] {i}, out, 0, len);
+    } catch (RuntimeException e) {
+      buffers.release(out[0]);
+      return null;
+    }
+    if (Crc32c.of(out[0], 0, n) != parity[0].dataCrc(i)) {
+      buffers.release(out[0]);
+      return null; // never return bytes HDFS would not have returned
+    }
+    return out[0];
+  }
+
+  /** Whether every DataNode holding data piece (s, i) is on the Manager's straggler list. */
+  boolean listedStraggler(long s, int i) {
+    return onStraggler(s, i);
+  }
+
+  /**
+   * Whether to leave data piece (s, i) to parity from its first byte: its DataNodes are
+   * listed, or were late for this client (see {@link SlowSources#skip}).
+   */
+  boolean leaveToParity(long s, int i) {
+    return sources.skip(locations.of(s, i));
+  }
+
+  /** A streamed read of {@code bytes} of data piece (s, i) took {@code nanos}; {@code late}: parity beat it. */
+  void streamed(long s, int i, long bytes, long nanos, boolean late) {
+    List<String> where = locations.of(s, i);
+    if (bytes > 0) {
+      sources.observed(where, bytes, nanos);
+    }
+    sources.served(where, late);
   }
 
   private static final int DIRECT = -2;

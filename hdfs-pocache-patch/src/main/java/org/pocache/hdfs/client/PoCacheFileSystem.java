@@ -27,6 +27,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -85,6 +86,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private BufferPool buffers;
   private SlowSources slowSources;
   private int inflight;
+  private final SequentialReader.SubblockTimes subblockTimes = new SequentialReader.SubblockTimes();
   private String coderKind;
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
   private final AtomicLong fallbacks = new AtomicLong();
@@ -146,6 +148,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
     manager = new ManagerClient(ManagerClient.connectAddress(conf, uri.getHost()), conf, timeout);
+    stragglers(); // fetch the list now: a task's one open should already know the stragglers
   }
 
   /** Whether {@code dfs.pocache.enabled} was on when this FileSystem was initialized. */
@@ -279,7 +282,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       throw e;
     }
     try {
-      FSDataInputStream p = tryPoCache(lookup, vanilla);
+      FSDataInputStream p = tryPoCache(lookup, vanilla, path);
       return p != null ? p : vanilla;
     } catch (RuntimeException e) {
       fallbacks.incrementAndGet();
@@ -307,8 +310,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
   }
 
-  private FSDataInputStream tryPoCache(Future<GetDescriptorResponseProto> lookup, FSDataInputStream vanilla)
-      throws IOException {
+  private FSDataInputStream tryPoCache(Future<GetDescriptorResponseProto> lookup, FSDataInputStream vanilla,
+      String path) throws IOException {
     GetDescriptorResponseProto r;
     try {
       r = lookup.get(); // the lookup is bounded by the Manager RPC timeout and never throws
@@ -341,24 +344,57 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       fallbacks.incrementAndGet(); // the file changed since the descriptor was made
       return null;
     }
-    RedisParityStore s = store();
-    if (s == null) {
-      return null;
-    }
     StripeLayout layout = d.getLayout() == LayoutProto.STRIPED
         ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), d.getK())
         : new ContiguousLayout(d.getLength(), d.getBlockSize(), d.getSubblockBytes(), d.getK());
-    ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
-        km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
+    // Redis and the coder are reached for when parity is first needed, not now (ParityAccess).
+    ParityAccess s = new ParityAccess(this::store, () -> coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
+        km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind))));
     PieceLocations locations = new PieceLocations(in, d.getK(), d.getLayout() == LayoutProto.STRIPED);
-    ProactiveReader reader = new ProactiveReader(in, d, layout, s, coder, pool, buffers, slowSources, locations,
-        inflight, deadlineMinMillis);
-    DegradedReader degraded = d.getLayout() == LayoutProto.STRIPED ? null
-        : new DegradedReader(in, d, layout, s, coder, pool, buffers, slowSources, locations, deadlineFactor,
-            deadlineMinMillis);
+    // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
+    // the threads that make them; the stream counts what it returns, on its caller's thread.
+    PositionedReadable uncounted = new UncountedReads(in, statistics);
+    ProactiveReader reader = new ProactiveReader(uncounted, d, layout, s, pool, buffers, slowSources,
+        locations, inflight, deadlineMinMillis);
+    DegradedReader degraded = null;
+    SequentialReader sequential = null;
+    ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
+    if (d.getLayout() != LayoutProto.STRIPED) {
+      degraded = new DegradedReader(uncounted, d, layout, s, pool, buffers, slowSources, locations,
+          deadlineFactor, deadlineMinMillis);
+      List<LocatedBlock> blocks = in.getAllBlocks();
+      String src = path;
+      SequentialReader.Opener opener = () -> {
+        DFSInputStream own = getClient().open(src, getConf().getInt("io.file.buffer.size", 4096), true);
+        if (!SequentialReader.sameBlocks(blocks, own.getAllBlocks())) {
+          own.close();
+          throw new IOException(src + " changed since it was opened");
+        }
+        return own;
+      };
+      Statistics stats = statistics;
+      sequential = new SequentialReader(opener, layout, reader, degraded, buffers,
+          n -> {
+            if (stats != null) {
+              stats.incrementBytesRead(-n);
+            }
+          }, outcome, inflight, deadlineFactor, deadlineMinMillis, subblockTimes);
+    }
     proactiveOpens.incrementAndGet();
-    return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, o -> report(d, o)));
+    return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, sequential, uncounted, statistics,
+        outcome, o -> report(d, o)));
   }
+
+  /** Logs a fall-back to plain HDFS at WARN the first time one of its kind happens in this JVM, else at DEBUG. */
+  static void warnOnce(String what, Throwable why) {
+    if (WARNED.add(what)) {
+      LOG.warn("{} (reads stay correct; further occurrences are logged at DEBUG): {}", what, why.toString());
+    } else {
+      LOG.debug("{}: {}", what, why.toString());
+    }
+  }
+
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
   /**
    * A read miss the Manager handed to this reader: a stream that encodes what it

@@ -10,6 +10,8 @@ import org.apache.hadoop.fs.CanSetDropBehind;
 import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.HasEnhancedByteBufferAccess;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
@@ -31,23 +33,30 @@ final class PoCacheInputStream extends FSInputStream
     implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess {
   private final DFSInputStream in;
   private final ProactiveReader proactive;
-  /** Null: sequential reads are the HDFS stream's. */
+  /** Null: short positional reads are the HDFS stream's. */
   private final DegradedReader degraded;
   private final long fileLength;
+  /** Null: sequential reads are the HDFS stream's (an erasure-coded file, or after a fall-back). */
+  private SequentialReader sequential;
+  /** Reads of {@code in} that do not count in FileSystem statistics (this stream counts what it returns). */
+  private final PositionedReadable uncounted;
+  private final FileSystem.Statistics stats;
+  /** The caller's position while {@code sequential} serves. */
   private long pos;
-  /** The data subblock last read for sequential reads: file range [subStart, subStart + subLen). */
-  private byte[] sub;
-  private long subStart = -1;
-  private int subLen;
-  private final ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
+  private final ProactiveReader.Outcome outcome;
   private final Consumer<ProactiveReader.Outcome> onClose;
   private boolean closed;
 
   PoCacheInputStream(DFSInputStream in, ProactiveReader proactive, DegradedReader degraded,
-      Consumer<ProactiveReader.Outcome> onClose) {
+      SequentialReader sequential, PositionedReadable uncounted, FileSystem.Statistics stats,
+      ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose) {
     this.in = in;
     this.proactive = proactive;
     this.degraded = degraded;
+    this.sequential = sequential;
+    this.uncounted = uncounted;
+    this.stats = stats;
+    this.outcome = outcome;
     this.fileLength = in.getFileLength();
     this.onClose = onClose;
   }
@@ -92,6 +101,12 @@ final class PoCacheInputStream extends FSInputStream
       in.readFully(position, buffer, offset, length);
       return;
     }
+    readParts(covered, position, buffer, offset, length);
+    counted(length);
+  }
+
+  private void readParts(List<long[]> covered, long position, byte[] buffer, int offset, int length)
+      throws IOException {
     // Parts of subblocks outside the covered substripes: degraded reads of a cached
     // stripe of a replicated file (raced by a rebuild when late), else plain preads.
     java.util.Set<Long> whole = new java.util.HashSet<>();
@@ -109,7 +124,7 @@ final class PoCacheInputStream extends FSInputStream
               degraded.readRange(at.stripe, at.substripe, at.dataIndex, at.offset, len, buffer, into, mine);
               mine.substripes++;
             } else {
-              in.readFully(fileOffset, buffer, into, len);
+              uncounted.readFully(fileOffset, buffer, into, len);
             }
           } catch (IOException e) {
             failure[0] = e;
@@ -132,11 +147,11 @@ final class PoCacheInputStream extends FSInputStream
     readFully(position, buffer, 0, buffer.length);
   }
 
-  // --- everything else is the HDFS stream's -------------------------------------------
+  // --- sequential reads: streamed ahead, late subblocks rebuilt (SequentialReader) ------
 
   @Override
   public synchronized int read() throws IOException {
-    if (degraded == null) {
+    if (sequential == null) {
       return in.read();
     }
     byte[] one = new byte[1];
@@ -145,80 +160,56 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public synchronized int read(byte[] b, int off, int len) throws IOException {
-    if (degraded == null) {
+    if (sequential == null) {
       return in.read(b, off, len);
     }
     if (off < 0 || len < 0 || len > b.length - off) {
       throw new IndexOutOfBoundsException("offset " + off + ", length " + len + ", buffer " + b.length);
     }
-    int n = ready(len);
-    if (n > 0) {
-      System.arraycopy(sub, (int) (pos - subStart), b, off, n);
-      pos += n;
-    }
-    return n;
-  }
-
-  /**
-   * Makes the subblock holding {@code pos} current and returns how many of the
-   * {@code wanted} bytes it can give from {@code pos}: 0 if none are wanted, -1 at
-   * the end of the file.
-   */
-  private int ready(int wanted) throws IOException {
-    if (wanted == 0) {
-      return 0;
-    }
     if (closed) {
       throw new IOException("Stream closed");
+    }
+    if (len == 0) {
+      return 0;
     }
     if (pos >= fileLength) {
       return -1;
     }
-    if (pos < subStart || pos >= subStart + subLen) {
-      fill();
-    }
-    return (int) Math.min(wanted, subStart + subLen - pos);
-  }
-
-  /** Loads the data subblock holding {@code pos}, through the degraded reader. */
-  private void fill() throws IOException {
-    org.pocache.coder.layout.SubblockAddress a = proactive.layout().locate(pos);
-    if (sub == null) {
-      sub = new byte[proactive.layout().subblockSize()];
-    }
-    long start = pos - a.offset;
-    subStart = -1;
-    ProactiveReader.Outcome mine = new ProactiveReader.Outcome();
+    int n;
     try {
-      if (proactive.isCached(a.stripe)) {
-        try {
-          subLen = degraded.readSubblock(a.stripe, a.substripe, a.dataIndex, sub, mine);
-          mine.substripes++;
-        } catch (RuntimeException e) {
-          mine.cacheError = true; // the cache side failed: read the subblock from HDFS
-          subLen = layoutStored(a);
-          in.readFully(start, sub, 0, subLen);
-        }
-      } else {
-        subLen = layoutStored(a);
-        in.readFully(start, sub, 0, subLen);
-      }
-    } finally {
-      outcome.add(mine);
+      n = sequential.read(pos, b, off, len);
+    } catch (SequentialReader.FallBack | RuntimeException e) {
+      fallBackToHdfs(e);
+      return in.read(b, off, len);
     }
-    subStart = start;
+    pos += n;
+    counted(n);
+    return n;
   }
 
-  private int layoutStored(org.pocache.coder.layout.SubblockAddress a) {
-    return proactive.layout().storedLength(a.stripe, a.substripe, a.dataIndex);
+  /** From here on sequential reads are the HDFS stream's, from this stream's position. */
+  private void fallBackToHdfs(Exception why) throws IOException {
+    outcome.cacheErrorSeen();
+    SequentialReader s = sequential;
+    sequential = null;
+    s.close();
+    in.seek(pos);
+    PoCacheFileSystem.warnOnce("POCache's sequential reads fell back to HDFS's stream", why);
+  }
+
+  /** Bytes handed to the caller count in the caller thread's FileSystem statistics, as HDFS's would. */
+  private void counted(int n) {
+    if (stats != null && n > 0) {
+      stats.incrementBytesRead(n);
+    }
   }
 
   @Override
   public int read(ByteBuffer buf) throws IOException {
-    if (degraded == null) {
-      return in.read(buf);
-    }
     synchronized (this) {
+      if (sequential == null) {
+        return in.read(buf);
+      }
       if (buf.hasArray()) {
         int n = read(buf.array(), buf.arrayOffset() + buf.position(), buf.remaining());
         if (n > 0) {
@@ -226,10 +217,10 @@ final class PoCacheInputStream extends FSInputStream
         }
         return n;
       }
-      int n = ready(buf.remaining());
+      byte[] tmp = new byte[Math.min(buf.remaining(), 64 << 10)];
+      int n = read(tmp, 0, tmp.length);
       if (n > 0) {
-        buf.put(sub, (int) (pos - subStart), n); // straight from the subblock: no array per call
-        pos += n;
+        buf.put(tmp, 0, n);
       }
       return n;
     }
@@ -237,7 +228,7 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public synchronized void seek(long target) throws IOException {
-    if (degraded == null) {
+    if (sequential == null) {
       in.seek(target);
       return;
     }
@@ -255,12 +246,12 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public synchronized long getPos() throws IOException {
-    return degraded == null ? in.getPos() : pos;
+    return sequential == null ? in.getPos() : pos;
   }
 
   @Override
   public synchronized boolean seekToNewSource(long targetPos) throws IOException {
-    if (degraded == null) {
+    if (sequential == null) {
       return in.seekToNewSource(targetPos);
     }
     return false; // every subblock read picks its source afresh
@@ -268,7 +259,7 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public synchronized long skip(long n) throws IOException {
-    if (degraded == null) {
+    if (sequential == null) {
       return in.skip(n);
     }
     if (n <= 0) {
@@ -282,7 +273,7 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public synchronized int available() throws IOException {
-    if (degraded == null) {
+    if (sequential == null) {
       return in.available();
     }
     if (closed) {
@@ -303,15 +294,13 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public synchronized void unbuffer() {
-    sub = null;
-    subStart = -1;
     in.unbuffer();
   }
 
   @Override
   public synchronized ByteBuffer read(ByteBufferPool bufferPool, int maxLength, EnumSet<ReadOption> opts)
       throws IOException {
-    if (degraded == null) {
+    if (sequential == null) {
       return in.read(bufferPool, maxLength, opts);
     }
     in.seek(pos); // zero-copy reads are HDFS's own: hand it this stream's position and take it back
@@ -341,6 +330,9 @@ final class PoCacheInputStream extends FSInputStream
       return;
     }
     closed = true;
+    if (sequential != null) {
+      sequential.close();
+    }
     try {
       in.close();
     } finally {

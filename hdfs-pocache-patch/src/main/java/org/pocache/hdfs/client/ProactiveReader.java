@@ -101,8 +101,7 @@ final class ProactiveReader {
   private final PositionedReadable data;
   private final DescriptorProto d;
   private final StripeLayout layout;
-  private final RedisParityStore store;
-  private final ErasureCoder coder;
+  private final ParityAccess access;
   private final ExecutorService pool;
   private final BufferPool buffers;
   private final SlowSources sources;
@@ -112,14 +111,13 @@ final class ProactiveReader {
   /** Length of every pooled piece array: a substripe's pieces never exceed a subblock. */
   private final int pieceBytes;
 
-  ProactiveReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, RedisParityStore store,
-      ErasureCoder coder, ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
+  ProactiveReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, ParityAccess parity,
+      ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
       int inflight, long minDeadlineMillis) {
     this.data = data;
     this.d = d;
     this.layout = layout;
-    this.store = store;
-    this.coder = coder;
+    this.access = parity;
     this.pool = pool;
     this.buffers = buffers;
     this.sources = sources;
@@ -127,6 +125,11 @@ final class ProactiveReader {
     this.inflight = inflight;
     this.minDeadlineNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
     this.pieceBytes = layout.subblockSize();
+  }
+
+  /** Parity pieces per substripe. */
+  int m() {
+    return d.getM();
   }
 
   StripeLayout layout() {
@@ -339,10 +342,10 @@ final class ProactiveReader {
           List<ParityKey> keys = new ArrayList<>(count * m);
           for (int c = 0; c < count; c++) {
             for (int p = 0; p < m; p++) {
-              keys.add(store.key(d.getFileId(), d.getGeneration(), (int) s, j0 + c, p));
+              keys.add(access.store().key(d.getFileId(), d.getGeneration(), (int) s, j0 + c, p));
             }
           }
-          ParityValue[] values = store.getAll(keys);
+          ParityValue[] values = access.store().getAll(keys);
           // Unpacked here, while the data is still on its way, not on the caller's time.
           for (int x = 0; x < values.length; x++) {
             int c = x / m;
@@ -720,7 +723,7 @@ final class ProactiveReader {
       for (int c = 0; c < count; c++) {
         int at = c * pieceBytes;
         try {
-          coder.decode(in, at, erased, out, at, len[c]);
+          access.coder().decode(in, at, erased, out, at, len[c]);
         } catch (RuntimeException e) {
           outcome.parityCorrupt = true; // parity that cannot even be decoded: wait for the data
           return false;

@@ -1,0 +1,58 @@
+package org.pocache.experiments.cluster;
+
+import java.net.URI;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * What a task pays in a fresh JVM before and while it reads its split: FileSystem
+ * initialization, the open, the read of one block front to back in 64 KiB calls, the
+ * close. Run once per JVM (as a task runs), with the cluster's conf dir and jars on the
+ * class path; {@code fs.hdfs.impl} picks the client.
+ *
+ * <pre>java -cp conf:lib/*:experiments/target/classes ... TaskCost &lt;file&gt; [block index] [fs.hdfs.impl]</pre>
+ */
+public final class TaskCost {
+  private TaskCost() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path p = new Path(args[0]);
+    int blockIndex = args.length > 1 ? Integer.parseInt(args[1]) : 0;
+    long t0 = System.nanoTime();
+    Configuration conf = new Configuration();
+    if (args.length > 2) {
+      conf.set("fs.hdfs.impl", args[2]);
+    }
+    FileSystem fs = FileSystem.get(URI.create(conf.get("fs.defaultFS")), conf);
+    long t1 = System.nanoTime();
+    FileStatus st = fs.getFileStatus(p);
+    long start = blockIndex * st.getBlockSize();
+    long end = Math.min(st.getLen(), start + st.getBlockSize());
+    long t2 = System.nanoTime();
+    FSDataInputStream in = fs.open(p);
+    long t3 = System.nanoTime();
+    in.seek(start);
+    byte[] b = new byte[64 << 10];
+    long n = 0;
+    for (long at = start; at < end; ) {
+      int r = in.read(b, 0, (int) Math.min(b.length, end - at));
+      if (r <= 0) {
+        break;
+      }
+      at += r;
+      n += r;
+    }
+    long t4 = System.nanoTime();
+    in.close();
+    fs.close();
+    long t5 = System.nanoTime();
+    System.out.printf(Locale.ROOT, "%s init %.0f ms, open %.0f ms, read %d bytes %.0f ms, close %.0f ms, total %.0f ms%n",
+        fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, (t4 - t3) / 1e6, (t5 - t4) / 1e6,
+        (t5 - t0) / 1e6);
+  }
+}

@@ -1,0 +1,43 @@
+package org.pocache.hdfs.client;
+
+import java.util.function.Supplier;
+import org.pocache.cache.ParityStoreException;
+import org.pocache.cache.RedisParityStore;
+import org.pocache.coder.ErasureCoder;
+
+/**
+ * The parity store and the erasure coder of a cached file's stream, fetched when parity
+ * is first used, not when the file is opened: a task that reads its split from healthy
+ * DataNodes never needs either, and connecting to Redis and loading the coder cost a
+ * fresh task JVM about 80 ms (several hundred classes).
+ */
+final class ParityAccess {
+  private final Supplier<RedisParityStore> stores;
+  private final Supplier<ErasureCoder> coders;
+
+  /**
+   * @param stores the FileSystem's store, connected on first call; null when Redis cannot be reached
+   * @param coders the coder for the file's (k, m), created on first call
+   */
+  ParityAccess(Supplier<RedisParityStore> stores, Supplier<ErasureCoder> coders) {
+    this.stores = stores;
+    this.coders = coders;
+  }
+
+  /** For tests and callers that already hold both. */
+  static ParityAccess of(RedisParityStore store, ErasureCoder coder) {
+    return new ParityAccess(() -> store, () -> coder);
+  }
+
+  RedisParityStore store() throws ParityStoreException {
+    RedisParityStore s = stores.get();
+    if (s == null) {
+      throw new ParityStoreException("Redis cannot be reached");
+    }
+    return s;
+  }
+
+  ErasureCoder coder() {
+    return coders.get();
+  }
+}

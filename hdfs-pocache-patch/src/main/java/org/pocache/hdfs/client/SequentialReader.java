@@ -1,0 +1,580 @@
+package org.pocache.hdfs.client;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.pocache.coder.layout.StripeLayout;
+import org.pocache.coder.layout.SubblockAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sequential reads of a replicated file whose parity is cached, as a MapReduce or
+ * Spark record reader makes them (one block, front to back, a few KiB per call).
+ *
+ * <p>Implementation notes. One streamer thread reads the file front to back through
+ * its own {@link DFSInputStream}, exactly as HDFS's block reader streams a block,
+ * into a window of {@code window} subblock slots ahead of the caller; the caller
+ * takes bytes as soon as they land in a slot, so with nothing slow a read costs what
+ * HDFS's costs plus one copy. Parity comes in only where a slot is late:
+ * <ul>
+ *   <li>the caller waits on a slot the streamer has been reading for longer than the
+ *       deadline ({@code factor} x the recent subblock time, at least the minimum):
+ *       a rebuild of that subblock from the other k - 1 pieces and the parity races
+ *       the stream, and the first to finish serves the caller;</li>
+ *   <li>once a rebuild beat the stream, the rest of that block is rebuilt instead of
+ *       streamed (rebuilds for the whole window in flight) and the streamer moves on
+ *       to the next block; a block whose DataNodes are all on the Manager's
+ *       straggler list is rebuilt from its first subblock, never streamed;</li>
+ *   <li>a subblock parity cannot rescue (more than m pieces of its substripe on
+ *       slow DataNodes, parity missing or damaged) is streamed, exactly as HDFS
+ *       would read it.</li>
+ * </ul>
+ * Rebuilt bytes are checked against the CRC32C stored with the parity before use.
+ *
+ * <p>Bytes read by the streamer and by rebuilds are taken off the FileSystem
+ * statistics of the threads that read them ({@code uncount}); the stream counts
+ * what it hands to its caller on the caller's thread, so task input metrics
+ * (Spark's read the task thread's statistics) match HDFS's own.
+ *
+ * <p>All slot state is guarded by {@code lock}; the streamer writes a slot's bytes
+ * outside the lock (it is the only writer of {@code Slot.buf}) and publishes them by
+ * raising {@code filled} under it.
+ */
+final class SequentialReader implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SequentialReader.class);
+  /** Bytes per stateful read of the streamer: the caller sees progress at this grain. */
+  private static final int CHUNK = 128 << 10;
+  /** The deadline before any subblock was timed (a new task JVM has no history). */
+  private static final long FIRST_DEADLINE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /** Opens the streamer's own stream of the same file (checked to hold the same blocks). */
+  interface Opener {
+    DFSInputStream open() throws IOException;
+  }
+
+  private final Opener opener;
+  private final StripeLayout layout;
+  private final ProactiveReader proactive;
+  private final DegradedReader rebuilds;
+  private final BufferPool buffers;
+  private final LongConsumer uncount;
+  private final ProactiveReader.Outcome outcome;
+  private final long fileLength;
+  private final int subblock;
+  private final int window;
+  private final double deadlineFactor;
+  private final long minDeadlineNanos;
+  private final SubblockTimes times;
+
+  private final Object lock = new Object();
+  /** Ring of slots, slot of subblock g at g % window. @GuardedBy("lock") */
+  private final Slot[] slots;
+  /** First subblock of the window. @GuardedBy("lock") */
+  private long head = -1;
+  /** Raised by every reset of the window; the streamer drops a read made for an older one. @GuardedBy("lock") */
+  private long epoch;
+  /** Blocks (global block numbers) rebuilt from parity instead of streamed. @GuardedBy("lock") */
+  private final Set<Long> rebuiltBlocks = new HashSet<>();
+  /** Blocks whose first subblock was assigned (leave-to-parity decided). @GuardedBy("lock") */
+  private final Set<Long> decidedBlocks = new HashSet<>();
+  /** Blocks parity cannot rescue: streamed whatever their speed. @GuardedBy("lock") */
+  private final Set<Long> unrescuable = new HashSet<>();
+  /** @GuardedBy("lock") */
+  private boolean closed;
+  /** @GuardedBy("lock") */
+  private Thread streamer;
+  /** Where the streamer's stream stands, -1 before it is opened. Streamer thread only. */
+  private long streamPos = -1;
+  private DFSInputStream stream;
+  /** Why the streamer could not open its stream: the caller goes back to HDFS's stream. @GuardedBy("lock") */
+  private IOException openFailure;
+
+  /** Thrown by {@link #read} when this reader cannot serve: read from HDFS's own stream instead. */
+  static final class FallBack extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    FallBack(String why, Throwable cause) {
+      super(why, cause);
+    }
+  }
+
+  /** One subblock of the window. */
+  private static final class Slot {
+    long g = -1;
+    long start;
+    int len;
+    byte[] buf;
+    /** Bytes of buf the streamer has written from the subblock's start. */
+    int filled;
+    /** When the streamer began this slot (0: not yet). */
+    long streamStart;
+    /** The rebuilt subblock (pooled array), once a rebuild answered. */
+    byte[] rebuilt;
+    /** A rebuild is under way. */
+    boolean rebuilding;
+    /** The rebuild answered nothing usable: stream this one. */
+    boolean rebuildFailed;
+    /** Leave this slot to parity: the streamer skips it. */
+    boolean skipStream;
+    IOException error;
+
+    boolean complete() {
+      return rebuilt != null || filled == len;
+    }
+  }
+
+  /** Recent time to stream one subblock, shared by a FileSystem's streams. */
+  static final class SubblockTimes {
+    private volatile double meanNanos;
+
+    long deadline(double factor, long minNanos) {
+      double m = meanNanos;
+      return m == 0 ? Math.max(minNanos, FIRST_DEADLINE_NANOS) : Math.max(minNanos, (long) (m * factor));
+    }
+
+    void learn(long nanos) {
+      double m = meanNanos;
+      meanNanos = m == 0 ? nanos : 0.8 * m + 0.2 * nanos;
+    }
+  }
+
+  SequentialReader(Opener opener, StripeLayout layout, ProactiveReader proactive, DegradedReader rebuilds,
+      BufferPool buffers, LongConsumer uncount, ProactiveReader.Outcome outcome, int window,
+      double deadlineFactor, long minDeadlineMillis, SubblockTimes times) {
+    this.opener = opener;
+    this.layout = layout;
+    this.proactive = proactive;
+    this.rebuilds = rebuilds;
+    this.buffers = buffers;
+    this.uncount = uncount;
+    this.outcome = outcome;
+    this.fileLength = layout.fileLength();
+    this.subblock = layout.subblockSize();
+    this.window = Math.max(2, window);
+    this.deadlineFactor = deadlineFactor;
+    this.minDeadlineNanos = TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
+    this.times = times;
+    this.slots = new Slot[this.window];
+    for (int x = 0; x < this.window; x++) {
+      slots[x] = new Slot();
+    }
+  }
+
+  /**
+   * Copies up to {@code len} bytes from file offset {@code pos} (inside the file) into
+   * {@code b}; returns how many (at least 1). Blocks until bytes at {@code pos} are in.
+   */
+  int read(long pos, byte[] b, int off, int len) throws IOException {
+    long g = pos / subblock;
+    synchronized (lock) {
+      if (closed) {
+        throw new IOException("Stream closed");
+      }
+      moveWindow(g);
+      Slot slot = slots[(int) (g % window)];
+      int within = (int) (pos - slot.start);
+      while (true) {
+        if (openFailure != null) {
+          throw new FallBack("the read-ahead stream could not be opened", openFailure);
+        }
+        if (slot.rebuilt != null) {
+          int n = Math.min(len, slot.len - within);
+          System.arraycopy(slot.rebuilt, within, b, off, n);
+          return n;
+        }
+        if (slot.filled > within) {
+          int n = Math.min(len, slot.filled - within);
+          System.arraycopy(slot.buf, within, b, off, n);
+          return n;
+        }
+        if (slot.error != null && (slot.rebuildFailed || !slot.rebuilding && !rescuable(slot))) {
+          throw slot.error;
+        }
+        long wait = maybeRebuild(slot);
+        try {
+          lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait)));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while reading " + pos);
+        }
+        if (closed) {
+          throw new IOException("Stream closed");
+        }
+      }
+    }
+  }
+
+  /**
+   * Starts a rebuild of the slot when it is late or on a listed straggler and parity
+   * can rescue it; returns how long the caller may wait before looking again.
+   */
+  private long maybeRebuild(Slot slot) {
+    if (slot.rebuilding || slot.rebuildFailed) {
+      return TimeUnit.MILLISECONDS.toNanos(50);
+    }
+    long deadline = times.deadline(deadlineFactor, minDeadlineNanos);
+    boolean late;
+    if (slot.error != null) {
+      late = true; // the stream failed here (a dead DataNode): parity may still answer
+    } else if (slot.streamStart == 0) {
+      return deadline; // the streamer has not reached it yet
+    } else {
+      long waited = System.nanoTime() - slot.streamStart;
+      late = waited >= deadline;
+      if (!late) {
+        return deadline - waited;
+      }
+    }
+    if (!rescuable(slot)) {
+      return TimeUnit.MILLISECONDS.toNanos(50);
+    }
+    startRebuild(slot);
+    // Late behind its block's DataNode: leave the rest of the block in the window to parity too.
+    long block = blockOf(slot.g);
+    rebuiltBlocks.add(block);
+    for (Slot s : slots) {
+      if (s.g > slot.g && blockOf(s.g) == block && !s.complete() && !s.rebuilding && !s.rebuildFailed) {
+        startRebuild(s);
+      }
+    }
+    return TimeUnit.MILLISECONDS.toNanos(50);
+  }
+
+  /** Makes subblock g the window's first, keeping what is already read of the window's rest. */
+  private void moveWindow(long g) {
+    if (head >= 0 && g >= head && g < head + window) {
+      if (g == head) {
+        return;
+      }
+      for (long x = head; x < g; x++) {
+        recycle(slots[(int) (x % window)]);
+      }
+      for (long x = head + window; x < g + window; x++) {
+        assign(slots[(int) (x % window)], x);
+      }
+      head = g;
+    } else {
+      epoch++;
+      for (Slot s : slots) {
+        recycle(s);
+      }
+      head = g;
+      for (long x = g; x < g + window; x++) {
+        assign(slots[(int) (x % window)], x);
+      }
+    }
+    ensureStreamer();
+    lock.notifyAll();
+  }
+
+  private void recycle(Slot s) {
+    if (s.rebuilt != null) {
+      buffers.release(s.rebuilt);
+    }
+    s.g = -1;
+    s.rebuilt = null;
+    s.rebuilding = false;
+    s.rebuildFailed = false;
+    s.skipStream = false;
+    s.filled = 0;
+    s.streamStart = 0;
+    s.error = null;
+  }
+
+  private void assign(Slot s, long g) {
+    recycle(s);
+    long start = g * subblock;
+    if (start >= fileLength) {
+      s.g = g;
+      s.start = start;
+      s.len = 0;
+      return;
+    }
+    s.g = g;
+    s.start = start;
+    s.len = (int) Math.min(subblock, fileLength - start);
+    if (s.buf == null) {
+      s.buf = buffers.borrow(subblock);
+    }
+    long block = blockOf(g);
+    if (unrescuable.contains(block)) {
+      return;
+    }
+    if (!decidedBlocks.contains(block)) {
+      // First sight of this block: a listed straggler, or one late for this client, is never streamed.
+      decidedBlocks.add(block);
+      SubblockAddress a = layout.locate(start);
+      if (proactive.isCached(a.stripe) && rebuilds.leaveToParity(a.stripe, a.dataIndex)) {
+        rebuiltBlocks.add(block);
+      }
+    }
+    if (rebuiltBlocks.contains(block) && rescuable(s)) {
+      startRebuild(s);
+    }
+  }
+
+  private long blockOf(long g) {
+    return g * subblock / layout.blockSize();
+  }
+
+  /**
+   * Whether parity can stand in for this subblock: its stripe's parity is cached and
+   * fewer than m of the other pieces of its substripe sit on listed stragglers or on
+   * blocks this stream already found slow.
+   */
+  private boolean rescuable(Slot s) {
+    if (s.len == 0 || unrescuable.contains(blockOf(s.g))) {
+      return false;
+    }
+    SubblockAddress a = layout.locate(s.start);
+    if (!proactive.isCached(a.stripe)) {
+      return false;
+    }
+    int k = layout.k();
+    int m = proactive.m();
+    int slowOthers = 0;
+    long firstBlock = a.stripe * k;
+    for (int x = 0; x < k; x++) {
+      if (x == a.dataIndex || layout.storedLength(a.stripe, a.substripe, x) == 0) {
+        continue;
+      }
+      if (rebuiltBlocks.contains(firstBlock + x) || rebuilds.listedStraggler(a.stripe, x)) {
+        slowOthers++;
+      }
+    }
+    return slowOthers < m;
+  }
+
+  private void startRebuild(Slot s) {
+    s.rebuilding = true;
+    s.skipStream = true;
+    long g = s.g;
+    long myEpoch = epoch;
+    SubblockAddress a = layout.locate(s.start);
+    CompletableFuture<byte[]> f = rebuilds.rebuild(a.stripe, a.substripe, a.dataIndex, outcome);
+    f.thenAccept(bytes -> {
+      synchronized (lock) {
+        if (closed || epoch != myEpoch || s.g != g) {
+          buffers.release(bytes); // the caller moved on
+          return;
+        }
+        s.rebuilding = false;
+        if (bytes == null) {
+          s.rebuildFailed = true;
+          s.skipStream = false; // parity cannot answer: the streamer reads it after all
+          unrescuable.add(blockOf(g));
+          rebuiltBlocks.remove(blockOf(g));
+        } else if (s.filled == s.len) {
+          buffers.release(bytes); // the stream won
+        } else {
+          s.rebuilt = bytes;
+          countSubstripe(true);
+          if (s.streamStart != 0) {
+            // The stream was under way and lost: what it took so far shows the straggler.
+            rebuilds.streamed(a.stripe, a.dataIndex, s.filled, System.nanoTime() - s.streamStart, true);
+          }
+        }
+        lock.notifyAll();
+      }
+    });
+  }
+
+  private void countSubstripe(boolean decoded) {
+    synchronized (outcome) {
+      outcome.substripes++;
+      if (decoded) {
+        outcome.decoded++;
+      }
+    }
+  }
+
+  private void ensureStreamer() {
+    if (streamer == null && !closed) {
+      Thread t = new Thread(this::stream, "pocache-stream");
+      t.setDaemon(true);
+      streamer = t;
+      t.start();
+    }
+  }
+
+  /** The streamer: fills the window's slots front to back through its own stream. */
+  private void stream() {
+    try {
+      while (true) {
+        Slot slot;
+        long myEpoch;
+        long g;
+        int from;
+        int want;
+        synchronized (lock) {
+          while (true) {
+            if (closed) {
+              return;
+            }
+            slot = next();
+            if (slot != null) {
+              break;
+            }
+            lock.wait();
+          }
+          if (slot.streamStart == 0) {
+            slot.streamStart = System.nanoTime();
+          }
+          myEpoch = epoch;
+          g = slot.g;
+          from = slot.filled;
+          want = Math.min(CHUNK, slot.len - from);
+        }
+        long at = slot.start + from;
+        int n;
+        IOException error = null;
+        try {
+          if (stream == null) {
+            try {
+              stream = opener.open();
+            } catch (IOException e) {
+              synchronized (lock) {
+                openFailure = e;
+                lock.notifyAll();
+              }
+              return;
+            }
+          }
+          if (streamPos != at) {
+            stream.seek(at);
+            streamPos = at;
+          }
+          n = stream.read(slot.buf, from, want);
+          if (n < 0) {
+            throw new java.io.EOFException("end of file at " + at + ", expected " + fileLength + " bytes");
+          }
+          streamPos += n;
+          uncount.accept(n);
+        } catch (IOException e) {
+          n = 0;
+          error = e;
+          closeStream(); // reopen afresh next time (HDFS's own retries already ran)
+        }
+        synchronized (lock) {
+          if (epoch != myEpoch || slot.g != g) {
+            continue; // the window moved while this read ran: its bytes are not wanted
+          }
+          if (error != null) {
+            slot.error = error;
+            slot.skipStream = true; // until the caller decides (rebuild or throw)
+          } else {
+            slot.filled += n;
+            if (slot.filled == slot.len) {
+              long took = System.nanoTime() - slot.streamStart;
+              SubblockAddress a = layout.locate(slot.start);
+              boolean late = slot.rebuilt != null;
+              if (!late) {
+                times.learn(took);
+                countSubstripe(false);
+              }
+              rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, late);
+            }
+          }
+          lock.notifyAll();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.warn("POCache's sequential read-ahead stopped; reads of this stream wait for HDFS", e);
+      synchronized (lock) {
+        for (Slot s : slots) {
+          if (!s.complete() && s.error == null) {
+            s.error = new IOException("read-ahead failed", e);
+          }
+        }
+        lock.notifyAll();
+      }
+    } finally {
+      closeStream();
+      synchronized (lock) {
+        streamer = null;
+        if (closed) {
+          for (Slot s : slots) {
+            buffers.release(s.buf);
+            s.buf = null;
+          }
+        }
+      }
+    }
+  }
+
+  /** The first slot of the window the streamer should read, or null. @GuardedBy("lock") */
+  private Slot next() {
+    if (head < 0) {
+      return null;
+    }
+    for (long x = head; x < head + window; x++) {
+      Slot s = slots[(int) (x % window)];
+      if (s.g == x && s.len > 0 && !s.complete() && !s.skipStream && s.error == null) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private void closeStream() {
+    DFSInputStream s = stream;
+    stream = null;
+    streamPos = -1;
+    if (s != null) {
+      try {
+        s.close();
+      } catch (IOException e) {
+        LOG.debug("closing the read-ahead stream: {}", e.toString());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (Slot s : slots) {
+        if (s.rebuilt != null) {
+          buffers.release(s.rebuilt);
+          s.rebuilt = null;
+        }
+      }
+      if (streamer == null) {
+        for (Slot s : slots) {
+          buffers.release(s.buf);
+          s.buf = null;
+        }
+      }
+      lock.notifyAll();
+    }
+  }
+
+  /** Whether two views of a file hold the same blocks (ids, generation stamps, lengths). */
+  static boolean sameBlocks(List<org.apache.hadoop.hdfs.protocol.LocatedBlock> a,
+      List<org.apache.hadoop.hdfs.protocol.LocatedBlock> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int x = 0; x < a.size(); x++) {
+      org.apache.hadoop.hdfs.protocol.ExtendedBlock p = a.get(x).getBlock();
+      org.apache.hadoop.hdfs.protocol.ExtendedBlock q = b.get(x).getBlock();
+      if (!p.equals(q) || p.getGenerationStamp() != q.getGenerationStamp() || p.getNumBytes() != q.getNumBytes()) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,172 @@
+package org.pocache.hdfs.client;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.testkit.DataPattern;
+import org.pocache.testkit.FreePorts;
+import org.pocache.testkit.hdfs.MiniHdfs;
+import org.pocache.testkit.redis.RedisServerFixture;
+
+/**
+ * Sequential reads of cached files as tasks make them (SequentialReader): they count
+ * in the reading thread's FileSystem statistics exactly as HDFS's stream would (Spark
+ * and MapReduce take input metrics from there), and a stripe parity cannot rescue
+ * (two of its pieces slow, m = 1) is streamed, never rebuilt.
+ */
+public class TestSequentialReads {
+  private static final long BLOCK = 1 << 20;
+  private static final int SUBBLOCK = 256 << 10;
+  private static RedisServerFixture redis;
+  private static MiniHdfs hdfs;
+  private static ManagerClient manager;
+  private static FileSystem fs;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    int port = FreePorts.pick();
+    redis = RedisServerFixture.builder().start();
+    hdfs = MiniHdfs.builder().dataNodes(4)
+        .set(PoCacheConfigKeys.ENABLED_KEY, "true")
+        .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
+        .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port)
+        .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "100")
+        .set(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port())
+        .set(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK))
+        .start();
+    manager = new ManagerClient(new InetSocketAddress("127.0.0.1", port), hdfs.conf(), 5000);
+    Configuration c = new Configuration(hdfs.conf());
+    c.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
+    c.setBoolean("fs.hdfs.impl.disable.cache", true);
+    fs = FileSystem.get(hdfs.fs().getUri(), c);
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    if (fs != null) {
+      fs.close();
+    }
+    if (manager != null) {
+      manager.close();
+    }
+    if (hdfs != null) {
+      hdfs.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  private static void cachedFile(Path p, long seed) throws Exception {
+    hdfs.writePinnedFile(p, BLOCK, 4, seed);
+    manager.prefetch(p.toString());
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return manager.getDescriptor(p.toString()).hasParity();
+      } catch (Exception e) {
+        return false;
+      }
+    }, 50, 20_000);
+  }
+
+  /** Bytes read, as the reading thread's own FileSystem statistics count them. */
+  private static long threadBytesRead(FileSystem f, Callable<Void> read) throws Exception {
+    ExecutorService one = Executors.newSingleThreadExecutor();
+    try {
+      return one.submit(() -> {
+        long before = f.getStatistics() == null ? 0 : threadStats(f);
+        read.call();
+        return threadStats(f) - before;
+      }).get();
+    } finally {
+      one.shutdown();
+    }
+  }
+
+  private static long threadStats(FileSystem f) {
+    long n = 0;
+    for (FileSystem.Statistics s : FileSystem.getAllStatistics()) {
+      if (s.getScheme().equals(f.getScheme())) {
+        n += s.getThreadStatistics().getBytesRead();
+      }
+    }
+    return n;
+  }
+
+  @Test
+  public void readsCountInTheCallersStatisticsAsHdfsReadsDo() throws Exception {
+    Path p = new Path("/sequential/stats");
+    cachedFile(p, 21);
+    hdfs.throttle(2).setDelayPerRead(500); // some pieces rebuilt: those reads happen on other threads
+    try {
+      long sequential = threadBytesRead(fs, () -> {
+        try (FSDataInputStream in = fs.open(p)) {
+          assertTrue(in.getWrappedStream() instanceof PoCacheInputStream);
+          byte[] b = new byte[4096];
+          long at = 0;
+          for (int n; (n = in.read(b, 0, b.length)) > 0; at += n) {
+            assertEquals(-1, DataPattern.firstMismatch(21, at, b, 0, n));
+          }
+          assertEquals(4 * BLOCK, at);
+        }
+        return null;
+      });
+      assertEquals("sequential read of the whole file", 4 * BLOCK, sequential);
+      long positional = threadBytesRead(fs, () -> {
+        try (FSDataInputStream in = fs.open(p)) {
+          byte[] all = new byte[(int) (4 * BLOCK)];
+          in.readFully(0, all);
+          assertEquals(-1, DataPattern.firstMismatch(21, 0, all, 0, all.length));
+          byte[] part = new byte[10_000];
+          in.readFully(BLOCK + 7, part);
+        }
+        return null;
+      });
+      assertEquals("a whole-file pread and a short one", 4 * BLOCK + 10_000, positional);
+    } finally {
+      hdfs.throttle(2).reset();
+    }
+  }
+
+  @Test
+  public void aStripeParityCannotRescueIsStreamedNotRebuilt() throws Exception {
+    Path p = new Path("/sequential/unrescuable");
+    cachedFile(p, 22);
+    // Blocks 1 and 2 both slow: with m = 1 a rebuild of either needs the other.
+    hdfs.throttle(1).setDelayPerRead(400);
+    hdfs.throttle(2).setDelayPerRead(400);
+    try (FSDataInputStream in = fs.open(p)) {
+      byte[] buf = new byte[(int) (4 * BLOCK)];
+      int off = 0;
+      for (int n; off < buf.length && (n = in.read(buf, off, Math.min(65536, buf.length - off))) > 0; ) {
+        off += n;
+      }
+      assertEquals(buf.length, off);
+      assertEquals(-1, DataPattern.firstMismatch(22, 0, buf, 0, buf.length));
+      ProactiveReader.Outcome o = ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
+      int perBlock = (int) (BLOCK / SUBBLOCK);
+      // Block 1 may be rebuilt once found late (its rebuild waits for block 2); block 2 then
+      // counts as rescuable by nothing and is streamed.
+      assertTrue("decoded " + o.decoded + " subblocks; at most block 1's " + perBlock, o.decoded <= perBlock);
+      assertEquals(4 * perBlock, o.substripes);
+    } finally {
+      hdfs.throttle(1).reset();
+      hdfs.throttle(2).reset();
+    }
+  }
+}

@@ -1,0 +1,219 @@
+# shellcheck shell=bash
+#
+# `pocache experiment mapreduce|reads`: jobs and reads on the multi-process cluster of
+# `pocache cluster up`, stock HDFS against POCache. Sourced by scripts/pocache after
+# lib/cluster.sh. Only fs.hdfs.impl differs between the two modes (-D on the job's
+# command line), so both run on the same cluster, data and straggler, in turns.
+
+EXAMPLES_JAR() { echo "$CL_LIB/hadoop-mapreduce-examples-$HADOOP_VERSION.jar"; }
+VANILLA_FS=org.apache.hadoop.hdfs.DistributedFileSystem
+POCACHE_FS=org.pocache.hdfs.client.PoCacheFileSystem
+
+ex_usage() {
+  cat <<'USAGE'
+Usage: pocache experiment <name> [options]     (on a cluster started with `pocache cluster up`)
+
+  mapreduce [--jobs wordcount,sort,terasort] [--repeats N] [--input-mib M] [--block-mib B]
+            [--rate MiB/s] [--straggler i|auto] [--factor F] [--json F]
+      hadoop-mapreduce-examples jobs, stock HDFS vs POCache, without and with a straggler
+      DataNode (its rate / F, default 10; auto: the DataNode holding most input blocks
+      that are alone in their stripe, i.e. most of what m = 1 parity can mask);
+      job time and per-task map times; outputs compared (teravalidate for terasort).
+      Defaults: all three jobs, 3 repeats, 256 MiB inputs in 32 MiB blocks, every DataNode
+      shaped to 8 MiB/s (on 2 cores a map task computes at about 1 MiB/s, so a task
+      reads about as fast as it computes, as on a balanced cluster).
+  reads [--repeats N] [--straggler i] [--factor F] [--json F]
+      sequential (hdfs dfs -cat), per-block (one task per split) and whole-file positional
+      reads of six 64 MiB files in 16 MiB blocks, stock HDFS vs POCache, without and with
+      a straggler
+USAGE
+}
+
+ex_require_cluster() {
+  cl_alive namenode || die "experiment: the cluster is not up (scripts/pocache cluster up)"
+  [[ $(cl_get pocache) == on ]] || die "experiment: the cluster runs without POCache (cluster up --pocache on)"
+}
+
+# Runs a job; prints its wall time in ms on stdout, its log to $2.
+ex_job() { # fsimpl, log, RunJar args...
+  local fs=$1 log=$2
+  shift 2
+  local t0 t1 jar=$1 prog=$2
+  shift 2
+  t0=$(date +%s%N)
+  if ! HADOOP_ROOT_LOGGER=INFO,console cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$jar" "$prog" \
+      -D fs.hdfs.impl="$fs" "$@" >"$log" 2>&1; then
+    tail -30 "$log" >&2
+    die "experiment: job $prog failed; see $log"
+  fi
+  t1=$(date +%s%N)
+  echo $(((t1 - t0) / 1000000))
+}
+
+# Mean map-task time of the last job in a log, from the job's counters (ms).
+ex_map_ms() {
+  awk -F= '/Total time spent by all map tasks \(ms\)/ {t=$2} /Launched map tasks/ {n=$2}
+    END {if (n > 0) printf "%d", t / n; else print 0}' "$1"
+}
+
+ex_digest() { # hdfs dir -> md5 of its part files' contents
+  cl_hdfs dfs -cat "$1/part-*" 2>/dev/null | md5sum | awk '{print $1}'
+}
+
+# The DataNode to slow down for a path: the one holding most blocks that are alone in their
+# stripe (what m = 1 parity can mask); see summarize.py.
+ex_pick_straggler() { # hdfs path
+  cl_hdfs fsck "$1" -files -blocks -locations 2>/dev/null \
+    | python3 "$POCACHE_HOME/scripts/lib/summarize.py" pick-straggler 4
+}
+
+ex_mapreduce() {
+  local jobs=wordcount,sort,terasort repeats=3 input=256 block=32 straggler=auto factor=10 rate=8
+  local json="$CLUSTER_DIR/results/mapreduce.json"
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --jobs) jobs=$2; shift 2 ;;
+      --repeats) repeats=$2; shift 2 ;;
+      --input-mib) input=$2; shift 2 ;;
+      --block-mib) block=$2; shift 2 ;;
+      --straggler) straggler=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --rate) rate=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment mapreduce: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$repeats" =~ ^[1-9][0-9]*$ ]] || die "experiment mapreduce: --repeats must be a positive integer, got '$repeats'"
+  [[ "$input" =~ ^[1-9][0-9]*$ && "$block" =~ ^[1-9][0-9]*$ ]] || die "experiment mapreduce: --input-mib and --block-mib must be positive integers"
+  ex_require_cluster
+  local ex bs=$((block * 1048576)) work="$CLUSTER_DIR/results/mapreduce" rows="$CLUSTER_DIR/results/mapreduce.rows"
+  ex=$(EXAMPLES_JAR)
+  mkdir -p "$work"
+  : >"$rows"
+  [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "experiment mapreduce: --rate must be MiB/s, got '$rate'"
+  cl_set_rate "$rate"
+  say "experiment mapreduce: DataNodes at $rate MiB/s; inputs of $input MiB in $block MiB blocks, written through POCache (cached on write)"
+  local j
+  for j in ${jobs//,/ }; do
+    case "$j" in
+      wordcount)
+        if ! cl_hdfs dfs -test -e /ex/wc-in 2>/dev/null; then
+          python3 "$POCACHE_HOME/scripts/lib/words.py" "$((input * 1048576))" "$work/words.txt"
+          cl_hdfs dfs -mkdir -p /ex
+          cl_hdfs dfs -D dfs.blocksize=$bs -D fs.hdfs.impl=$POCACHE_FS -put -f "$work/words.txt" /ex/wc-in >/dev/null
+        fi ;;
+      sort)
+        if ! cl_hdfs dfs -test -d /ex/sort-in 2>/dev/null; then
+          ex_job "$POCACHE_FS" "$work/randomwriter.log" "$ex" randomwriter -D dfs.blocksize=$bs \
+            -D mapreduce.randomwriter.totalbytes=$((input * 1048576)) -D mapreduce.randomwriter.bytespermap=$bs \
+            /ex/sort-in >/dev/null
+        fi ;;
+      terasort)
+        if ! cl_hdfs dfs -test -d /ex/tera-in 2>/dev/null; then
+          ex_job "$POCACHE_FS" "$work/teragen.log" "$ex" teragen -D dfs.blocksize=$bs \
+            -D mapreduce.job.maps=$((input / block)) $((input * 1048576 / 100)) /ex/tera-in >/dev/null
+        fi ;;
+      *) die "experiment mapreduce: unknown job '$j' (wordcount, sort, terasort)" ;;
+    esac
+  done
+  local dn=$straggler
+  if [[ $dn == auto ]]; then
+    local first=${jobs%%,*}
+    case "$first" in wordcount) dn=$(ex_pick_straggler /ex/wc-in) ;; sort) dn=$(ex_pick_straggler /ex/sort-in) ;; *) dn=$(ex_pick_straggler /ex/tera-in) ;; esac
+    dn=${dn:-1}
+  fi
+  local state mode r fs ms out log ref
+  for state in none straggler; do
+    if [[ $state == straggler ]]; then
+      cl_straggler on "$dn" --factor "$factor" >/dev/null
+      say "experiment mapreduce: DataNode $dn is a straggler (1/$factor of the others' rate)"
+    else
+      cl_straggler off >/dev/null
+    fi
+    for j in ${jobs//,/ }; do
+      for ((r = 1; r <= repeats; r++)); do
+        local order=(vanilla pocache)
+        ((r % 2 == 0)) && order=(pocache vanilla)
+        for mode in "${order[@]}"; do
+          fs=$VANILLA_FS
+          [[ $mode == pocache ]] && fs=$POCACHE_FS
+          out=/ex/out-$j-$mode
+          log="$work/$j-$state-$mode-$r.log"
+          cl_hdfs dfs -rm -r -f -skipTrash "$out" >/dev/null 2>&1 || true
+          case "$j" in
+            wordcount) ms=$(ex_job "$fs" "$log" "$ex" wordcount /ex/wc-in "$out") ;;
+            sort) ms=$(ex_job "$fs" "$log" "$ex" sort -outKey org.apache.hadoop.io.BytesWritable \
+                -outValue org.apache.hadoop.io.BytesWritable /ex/sort-in "$out") ;;
+            terasort) ms=$(ex_job "$fs" "$log" "$ex" terasort /ex/tera-in "$out") ;;
+          esac
+          local digest
+          if [[ $j == terasort ]]; then
+            cl_hdfs dfs -rm -r -f -skipTrash "$out-validate" >/dev/null 2>&1 || true
+            ex_job "$VANILLA_FS" "$log.validate" "$ex" teravalidate "$out" "$out-validate" >/dev/null
+            if cl_hdfs dfs -cat "$out-validate/part-*" 2>/dev/null | grep -q error; then
+              die "experiment mapreduce: teravalidate found errors in $out ($mode, $state)"
+            fi
+          fi
+          digest=$(ex_digest "$out")
+          ref=$(awk -v j="$j" '$1 == j {print $7; exit}' "$rows")
+          if [[ -n "$ref" && "$ref" != "$digest" ]]; then
+            die "experiment mapreduce: $j output through $mode ($state) differs from the first run's"
+          fi
+          printf '%s %s %s %d %d %s %s\n' "$j" "$state" "$mode" "$r" "$ms" "$(ex_map_ms "$log")" "$digest" >>"$rows"
+          printf 'pocache: %-9s %-9s %-7s run %d: %6d ms (mean map task %s ms)\n' "$j" "$state" "$mode" "$r" "$ms" "$(ex_map_ms "$log")" >&2
+        done
+      done
+    done
+  done
+  cl_straggler off >/dev/null
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" mapreduce "$rows" "$json" "$dn" "$factor" "$input" "$block"
+}
+
+ex_reads() {
+  local repeats=5 straggler=auto factor=10 json="$CLUSTER_DIR/results/reads.json"
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --repeats) repeats=$2; shift 2 ;;
+      --straggler) straggler=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment reads: unknown option '$1'" ;;
+    esac
+  done
+  ex_require_cluster
+  local work="$CLUSTER_DIR/results/reads" i
+  mkdir -p "$work"
+  if ! cl_hdfs dfs -test -d /ex/reads 2>/dev/null; then
+    cl_hdfs dfs -mkdir -p /ex/reads
+    for i in 1 2 3 4 5 6; do
+      head -c $((64 << 20)) /dev/urandom >"$work/f$i.bin"
+      cl_hdfs dfs -D dfs.blocksize=$((16 << 20)) -D fs.hdfs.impl=$POCACHE_FS -put -f "$work/f$i.bin" "/ex/reads/f$i.bin" >/dev/null
+      rm -f "$work/f$i.bin"
+    done
+  fi
+  local dn=$straggler
+  [[ $dn == auto ]] && dn=$(ex_pick_straggler /ex/reads)
+  local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes"
+  cl_straggler off >/dev/null
+  say "experiment reads: no straggler"
+  "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" org.pocache.experiments.cluster.ClusterReads \
+    --dir /ex/reads --repeats "$repeats" --label none --json "$work/none.json" 2> >(grep -v WARN >&2)
+  cl_straggler on "$dn" --factor "$factor" >/dev/null
+  say "experiment reads: DataNode $dn at 1/$factor of the others' rate"
+  "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" org.pocache.experiments.cluster.ClusterReads \
+    --dir /ex/reads --repeats "$repeats" --label straggler --json "$work/straggler.json" 2> >(grep -v WARN >&2)
+  cl_straggler off >/dev/null
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" reads "$work/none.json" "$work/straggler.json" "$json" "$dn" "$factor"
+}
+
+cmd_experiment() {
+  local name=${1:-}
+  [[ $# -gt 0 ]] && shift
+  check_jdk
+  case "$name" in
+    mapreduce) ex_mapreduce "$@" ;;
+    reads) stale && build; ex_reads "$@" ;;
+    ""|help|--help) ex_usage ;;
+    *) ex_usage >&2; die "experiment: unknown experiment '$name'" ;;
+  esac
+}

@@ -1,0 +1,101 @@
+"""Summaries of `pocache experiment` runs: medians, min and max, ratios, JSON.
+
+  summarize.py mapreduce ROWS JSON STRAGGLER_DN FACTOR INPUT_MIB BLOCK_MIB
+  summarize.py reads NONE_JSON STRAGGLER_JSON JSON STRAGGLER_DN FACTOR
+  summarize.py pick-straggler [K] < fsck output
+"""
+import json
+import statistics
+import sys
+
+
+def stats(xs):
+    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "runs": xs}
+
+
+def mapreduce(rows_file, out, dn, factor, input_mib, block_mib):
+    runs = {}
+    maps = {}
+    order = []
+    for line in open(rows_file):
+        job, state, mode, _r, ms, map_ms, _digest = line.split()
+        if job not in order:
+            order.append(job)
+        runs.setdefault((job, state, mode), []).append(int(ms))
+        maps.setdefault((job, state, mode), []).append(int(map_ms))
+    rows = []
+    print(f"{'job':10} {'straggler':10} {'vanilla ms':>22} {'pocache ms':>22} {'ratio':>6}  map task ms (v / p)")
+    for job in order:
+        row = {"job": job}
+        for state in ("none", "straggler"):
+            v, p = runs.get((job, state, "vanilla")), runs.get((job, state, "pocache"))
+            if not v or not p:
+                continue
+            sv, sp = stats(v), stats(p)
+            ratio = sp["median"] / sv["median"]
+            key = "ratio_straggler" if state == "straggler" else "ratio_no_straggler"
+            row[key] = round(ratio, 3)
+            row[state] = {"vanilla_ms": sv, "pocache_ms": sp,
+                          "vanilla_map_task_ms": stats(maps[(job, state, "vanilla")]),
+                          "pocache_map_task_ms": stats(maps[(job, state, "pocache")])}
+            print(f"{job:10} {state:10} {sv['median']:8.0f} ({sv['min']:.0f}-{sv['max']:.0f}) "
+                  f"{sp['median']:8.0f} ({sp['min']:.0f}-{sp['max']:.0f}) {ratio:6.3f}  "
+                  f"{statistics.median(maps[(job, state, 'vanilla')]):.0f} / "
+                  f"{statistics.median(maps[(job, state, 'pocache')]):.0f}")
+        rows.append(row)
+    doc = {"experiment": "mapreduce", "straggler_datanode": dn, "straggler_factor": float(factor),
+           "input_mib": int(input_mib), "block_mib": int(block_mib), "rows": rows}
+    with open(out, "w") as f:
+        json.dump(doc, f, indent=1)
+    print(f"ratios are POCache / stock HDFS medians; JSON in {out}")
+
+
+def reads(none_file, straggler_file, out, dn, factor):
+    none, strag = json.load(open(none_file)), json.load(open(straggler_file))
+    rows = []
+    for a, b in zip(none["rows"], strag["rows"]):
+        rows.append({"pattern": a["pattern"],
+                     "ratio_no_straggler": round(a["ratio_median"], 3),
+                     "ratio_straggler": round(b["ratio_median"], 3),
+                     "pocache_straggler_over_no": round(b["pocache_median_ms"] / a["pocache_median_ms"], 3),
+                     "none": a, "straggler": b})
+        print(f"{a['pattern']:6} POCache/stock: no straggler {a['ratio_median']:.3f}, with straggler "
+              f"{b['ratio_median']:.3f}; POCache with/without straggler "
+              f"{b['pocache_median_ms'] / a['pocache_median_ms']:.3f}")
+    with open(out, "w") as f:
+        json.dump({"experiment": "reads", "straggler_datanode": dn, "straggler_factor": float(factor),
+                   "rows": rows}, f, indent=1)
+    print(f"JSON in {out}")
+
+
+
+def pick_straggler(k="4"):
+    """Reads `hdfs fsck -files -blocks -locations` on stdin; prints the DataNode index
+    (the <i> of 10.77.<i>.2) holding most blocks that are alone in their stripe (k
+    consecutive blocks of a file), i.e. the straggler m = 1 parity has most to mask."""
+    import re
+    k = int(k)
+    files, current = [], None
+    for line in sys.stdin:
+        if line.startswith("/") and " bytes" in line:
+            current = []
+            files.append(current)
+        for dn in re.findall(r"DatanodeInfoWithStorage\[\d+\.\d+\.(\d+)\.\d+", line):
+            if current is not None:
+                current.append(int(dn))
+    held, rescuable = {}, {}
+    for blocks in files:
+        for s in range(0, len(blocks), k):
+            stripe = blocks[s:s + k]
+            for dn in stripe:
+                held[dn] = held.get(dn, 0) + 1
+                if stripe.count(dn) == 1:
+                    rescuable[dn] = rescuable.get(dn, 0) + 1
+    pool = rescuable or held
+    best = max(sorted(pool), key=lambda dn: pool[dn]) if pool else 1
+    print(best)
+    print(f"straggler DataNode {best}: holds {held.get(best, 0)} blocks, {rescuable.get(best, 0)} of them"
+          f" alone in their stripe (maskable by m = 1)", file=sys.stderr)
+
+if __name__ == "__main__":
+    {"mapreduce": mapreduce, "reads": reads, "pick-straggler": pick_straggler}[sys.argv[1]](*sys.argv[2:])

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The README's install section, as an operator follows it: `pocache cluster up` starts a
+# Hadoop 3.1.4 NameNode, DataNodes (each in its own network namespace), YARN and a
+# redis-server as separate processes, configured by XML files only; then POCache must be
+# on everywhere, serve reads, survive stragglers of both kinds, and run a MapReduce job.
+# Run by `scripts/pocache test` after the Maven suite. Needs root (network namespaces);
+# skipped with a message otherwise.
+set -uo pipefail
+
+HOME_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+POCACHE="$HOME_DIR/scripts/pocache"
+export POCACHE_CLUSTER_DIR="$HOME_DIR/target/cluster-test"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+
+if [[ $(id -u) -ne 0 ]] || ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
+  echo "skipped: the cluster test needs root with ip and tc (network namespaces for the DataNodes)"
+  exit 0
+fi
+if (exec 3<>/dev/tcp/127.0.0.1/9000) 2>/dev/null; then
+  echo "skipped: port 9000 is taken (a cluster is already up on this machine?)"
+  exit 0
+fi
+
+cleanup() { "$POCACHE" cluster down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+rm -rf "$POCACHE_CLUSTER_DIR/data" "$POCACHE_CLUSTER_DIR"/dn*
+
+if ! "$POCACHE" cluster up --datanodes 3 --rate 64; then
+  echo "FAIL: cluster up"; exit 1
+fi
+logs="$POCACHE_CLUSTER_DIR/logs"
+lib="$POCACHE_CLUSTER_DIR/hadoop/share/hadoop/common/lib"
+jar=$(ls "$lib"/hdfs-pocache-patch-*-dropin.jar)
+
+# Nothing but XML files configures the daemons: the site files must have turned POCache on.
+grep -q "POCache Manager listening" "$logs/namenode.log" && ok "the NameNode hosts the Manager (hdfs-site.xml)" \
+  || fail "no Manager in the NameNode: $(grep -i pocache "$logs/namenode.log" | tail -3)"
+for i in 1 2 3; do
+  if grep -q "stays idle" "$logs/datanode$i.log"; then fail "DataNode $i's plugin is idle"; fi
+done
+grep -q "override final parameter" "$logs/namenode.log" && fail "Hadoop warned about overriding final parameters"
+
+# README install step 5: hadoop jar <drop-in jar> -report / -stragglers / -checknative.
+out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
+[[ "$out" == *"healthy"* ]] && ok "hadoop jar <jar> -report" || fail "-report: $out"
+out=$("$POCACHE" cluster jar "$jar" -stragglers 2>&1)
+[[ "$out" == *"Stragglers"* ]] && ok "hadoop jar <jar> -stragglers" || fail "-stragglers: $out"
+out=$("$POCACHE" cluster jar "$jar" -checknative 2>&1)
+[[ "$out" == *"isal:"* ]] && ok "hadoop jar <jar> -checknative" || fail "-checknative: $out"
+
+# A client configured by core-site.xml writes (cached on write) and reads.
+tmp=$(mktemp -d)
+head -c $((8 << 20)) /dev/urandom >"$tmp/data"
+"$POCACHE" cluster hdfs dfs -D dfs.blocksize=1048576 -put "$tmp/data" /data >/dev/null 2>&1 || fail "put"
+out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
+[[ "$out" =~ Files\ cached:\ +1 ]] && ok "the write was cached" || fail "not cached on write: $out"
+"$POCACHE" cluster hdfs dfs -cat /data >"$tmp/back" 2>/dev/null
+cmp -s "$tmp/data" "$tmp/back" && ok "hdfs dfs -cat reads the same bytes" || fail "-cat returned other bytes"
+out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
+[[ "$out" =~ Hits:\ +[1-9] ]] && ok "the read was a cache hit" || fail "no hit recorded: $out"
+
+for kind in net cpu; do
+  "$POCACHE" cluster straggler on 2 --kind $kind --factor 10 >/dev/null 2>&1 || fail "straggler on ($kind)"
+  "$POCACHE" cluster hdfs dfs -cat /data >"$tmp/back" 2>/dev/null
+  cmp -s "$tmp/data" "$tmp/back" && ok "exact bytes with a $kind straggler" || fail "other bytes with a $kind straggler"
+  "$POCACHE" cluster straggler off >/dev/null 2>&1 || fail "straggler off ($kind)"
+done
+[[ -z $(ls /sys/fs/cgroup/cpu/pocache 2>/dev/null) ]] || fail "cgroup left behind: $(ls /sys/fs/cgroup/cpu/pocache)"
+
+# An unmodified MapReduce job on YARN reads through POCache and gets the right answer.
+printf 'a b c a\nb a\n' >"$tmp/words"
+"$POCACHE" cluster hdfs dfs -put "$tmp/words" /words >/dev/null 2>&1
+ex=$(ls "$lib"/hadoop-mapreduce-examples-*.jar)
+if "$POCACHE" cluster jar "$ex" wordcount /words /wc-out >"$tmp/job.log" 2>&1; then
+  out=$("$POCACHE" cluster hdfs dfs -cat '/wc-out/part-*' 2>/dev/null | tr '\t' ' ')
+  [[ "$out" == $'a 3\nb 2\nc 1' ]] && ok "wordcount on YARN" || fail "wordcount output: $out"
+else
+  fail "wordcount failed: $(tail -20 "$tmp/job.log")"
+fi
+status=$("$POCACHE" cluster status 2>&1)
+[[ "$status" == *"namenode"* && "$status" != *"DEAD"* ]] && ok "cluster status" || fail "status: $status"
+
+"$POCACHE" cluster down >/dev/null 2>&1
+trap - EXIT
+[[ -z $(ip netns list 2>/dev/null | grep pocache-dn) ]] && ok "down removes the namespaces" || fail "namespaces left"
+for f in "$POCACHE_CLUSTER_DIR"/pids/*.pid; do
+  [[ -f "$f" ]] && fail "pid file left: $f"
+done
+rm -rf "$tmp"
+
+if [[ $failures -gt 0 ]]; then
+  echo "$failures cluster test(s) failed; logs in $logs"
+  exit 1
+fi
+echo "all cluster tests passed"
