@@ -72,7 +72,8 @@ cl_install_hadoop() {
     die "could not fetch Hadoop's jars; see $CLUSTER_DIR/logs/install.log"
   fi
   # The web UI resources of HDFS are not in hadoop-hdfs.jar on Central, only in its -tests jar.
-  if ! mvn_run dependency:unpack -Dartifact=org.apache.hadoop:hadoop-hdfs:$HADOOP_VERSION:jar:tests \
+  if ! mvn_run -f "$POCACHE_HOME/scripts/cluster/pom.xml" dependency:unpack \
+      -Dartifact=org.apache.hadoop:hadoop-hdfs:$HADOOP_VERSION:jar:tests \
       -Dmdep.unpack.includes='webapps/**' -DoutputDirectory="$CLUSTER_DIR/hadoop/share/hadoop/hdfs" \
       >>"$CLUSTER_DIR/logs/install.log" 2>&1; then
     die "could not fetch HDFS's webapps; see $CLUSTER_DIR/logs/install.log"
@@ -204,7 +205,11 @@ LOG4J
 # --- network namespaces and stragglers -----------------------------------------
 
 cl_can_netns() {
-  [[ $(id -u) -eq 0 ]] && command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1
+  [[ $(id -u) -eq 0 ]] || return 1
+  if ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
+    can_apt_install && apt_install iproute2 || true
+  fi
+  command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1
 }
 
 cl_netns_up() { # i, rate MiB/s
@@ -530,6 +535,7 @@ cl_cpu_release() {
     for t in $(cat "$g/tasks" 2>/dev/null); do echo "$t" >/sys/fs/cgroup/cpu/tasks 2>/dev/null || true; done
     rmdir "$g" 2>/dev/null || true
   done
+  rmdir "$CL_CGROUP" 2>/dev/null || true # only once no DataNode's group is left
 }
 
 # --- clients ---------------------------------------------------------------------
