@@ -284,6 +284,13 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     try {
       FSDataInputStream p = tryPoCache(lookup, vanilla, path);
       return p != null ? p : vanilla;
+    } catch (java.io.InterruptedIOException e) {
+      throw e;
+    } catch (IOException e) {
+      // Setting up the parity path must never fail an open that HDFS itself answered.
+      fallbacks.incrementAndGet();
+      warnOnce("A POCache open fell back to HDFS", e);
+      return vanilla;
     } catch (RuntimeException e) {
       fallbacks.incrementAndGet();
       LOG.debug("POCache open of {} fell back to HDFS", f, e);
@@ -343,6 +350,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (d.getLength() != in.getFileLength()) {
       fallbacks.incrementAndGet(); // the file changed since the descriptor was made
       return null;
+    }
+    if (d.getLength() == 0) {
+      return null; // nothing to read: HDFS's stream answers as it always does
     }
     StripeLayout layout = d.getLayout() == LayoutProto.STRIPED
         ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), d.getK())

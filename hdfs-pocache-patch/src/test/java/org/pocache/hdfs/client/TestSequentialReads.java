@@ -169,4 +169,16 @@ public class TestSequentialReads {
       hdfs.throttle(2).reset();
     }
   }
+
+  /** An empty file cached on write opens and reads as HDFS's (a terasort partition file with one reducer). */
+  @Test
+  public void anEmptyCachedFileReadsLikeHdfs() throws Exception {
+    Path p = new Path("/sequential/empty");
+    fs.create(p).close();
+    try (FSDataInputStream in = fs.open(p)) {
+      assertEquals(-1, in.read());
+      assertEquals(-1, in.read(new byte[10], 0, 10));
+      assertEquals(0, in.getPos());
+    }
+  }
 }
