@@ -80,9 +80,15 @@ public class TestManagerCacheIndex {
     assertEquals(0b11, d.getCachedStripes().byteAt(0));
     assertEquals(ManagerCluster.BLOCK + 1000, d.getParityBytes()); // trimmed from the max-file reservation
     assertTrue(cluster.parityExists(d));
-    // The Redis index holds it, for a restarted Manager.
-    assertEquals(Long.valueOf(1), cluster.redis.client().call("HEXISTS", "pocache:manager-index",
-        Long.toString(d.getFileId())));
+    // The Redis index holds it, for a restarted Manager (written in the background after the commit).
+    org.apache.hadoop.test.GenericTestUtils.waitFor(() -> {
+      try {
+        return Long.valueOf(1).equals(cluster.redis.client().call("HEXISTS", "pocache:manager-index",
+            Long.toString(d.getFileId())));
+      } catch (Exception e) {
+        return false;
+      }
+    }, 20, 10_000);
 
     try {
       manager.commit(reserved.getGeneration(), d.getFileId(), FILE + 1000, 10);
