@@ -217,11 +217,24 @@ final class PoCacheInputStream extends FSInputStream
         }
         return n;
       }
-      byte[] tmp = new byte[Math.min(buf.remaining(), 64 << 10)];
-      int n = read(tmp, 0, tmp.length);
-      if (n > 0) {
-        buf.put(tmp, 0, n);
+      if (closed) {
+        throw new IOException("Stream closed");
       }
+      if (!buf.hasRemaining()) {
+        return 0;
+      }
+      if (pos >= fileLength) {
+        return -1;
+      }
+      int n;
+      try {
+        n = sequential.read(pos, buf);
+      } catch (SequentialReader.FallBack | RuntimeException e) {
+        fallBackToHdfs(e);
+        return in.read(buf);
+      }
+      pos += n;
+      counted(n);
       return n;
     }
   }

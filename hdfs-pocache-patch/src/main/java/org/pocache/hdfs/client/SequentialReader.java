@@ -173,6 +173,20 @@ final class SequentialReader implements Closeable {
    * {@code b}; returns how many (at least 1). Blocks until bytes at {@code pos} are in.
    */
   int read(long pos, byte[] b, int off, int len) throws IOException {
+    return read(pos, len, (src, at, n) -> System.arraycopy(src, at, b, off, n));
+  }
+
+  /** As {@link #read(long, byte[], int, int)}, straight into {@code dst} (no array per call). */
+  int read(long pos, java.nio.ByteBuffer dst) throws IOException {
+    return read(pos, dst.remaining(), (src, at, n) -> dst.put(src, at, n));
+  }
+
+  /** Where a read's bytes go. */
+  private interface Sink {
+    void take(byte[] src, int at, int n);
+  }
+
+  private int read(long pos, int len, Sink sink) throws IOException {
     long g = pos / subblock;
     synchronized (lock) {
       if (closed) {
@@ -187,12 +201,12 @@ final class SequentialReader implements Closeable {
         }
         if (slot.rebuilt != null) {
           int n = Math.min(len, slot.len - within);
-          System.arraycopy(slot.rebuilt, within, b, off, n);
+          sink.take(slot.rebuilt, within, n);
           return n;
         }
         if (slot.filled > within) {
           int n = Math.min(len, slot.filled - within);
-          System.arraycopy(slot.buf, within, b, off, n);
+          sink.take(slot.buf, within, n);
           return n;
         }
         if (slot.error != null && (slot.rebuildFailed || !slot.rebuilding && !rescuable(slot))) {
