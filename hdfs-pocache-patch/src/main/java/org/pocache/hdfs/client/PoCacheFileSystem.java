@@ -90,6 +90,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private String coderKind;
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
   private final AtomicLong fallbacks = new AtomicLong();
+  private final AtomicLong staleDescriptors = new AtomicLong();
   private final AtomicLong proactiveOpens = new AtomicLong();
   private final AtomicLong cachedWrites = new AtomicLong();
   private final AtomicLong abandonedWrites = new AtomicLong();
@@ -159,6 +160,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Opens that fell back to plain HDFS because of a cache-side problem. */
   public long fallbacks() {
     return fallbacks.get() + (manager == null ? 0 : manager.failedLookups());
+  }
+
+  /**
+   * Opens whose descriptor was made for other blocks than the stream HDFS opened (the
+   * file was overwritten, appended or truncated between the Manager's lookup and the
+   * NameNode's answer): read as plain HDFS, also counted in {@link #fallbacks()}.
+   */
+  public long staleDescriptors() {
+    return staleDescriptors.get();
   }
 
   /** Opens that got a proactive stream. */
@@ -276,7 +286,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     FSDataInputStream vanilla;
     try {
-      vanilla = super.open(f, bufferSize);
+      vanilla = openInHdfs(f, bufferSize);
     } catch (IOException | RuntimeException e) {
       releaseFill(lookup, "the reader could not open the file: " + e);
       throw e;
@@ -297,6 +307,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       releaseFill(lookup, "the reader's open failed: " + e);
       return vanilla;
     }
+  }
+
+  /** HDFS's own open (DistributedFileSystem's); a seam for tests that race it against the Manager's lookup. */
+  FSDataInputStream openInHdfs(Path f, int bufferSize) throws IOException {
+    return super.open(f, bufferSize);
   }
 
   /**
@@ -347,12 +362,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (d == null) {
       return null;
     }
-    if (d.getLength() != in.getFileLength()) {
-      fallbacks.incrementAndGet(); // the file changed since the descriptor was made
-      return null;
-    }
-    if (d.getLength() == 0) {
+    if (d.getLength() == 0 && in.getFileLength() == 0) {
       return null; // nothing to read: HDFS's stream answers as it always does
+    }
+    if (!madeFor(d, in)) {
+      return null;
     }
     StripeLayout layout = d.getLayout() == LayoutProto.STRIPED
         ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), d.getK())
@@ -395,6 +409,28 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         outcome, o -> report(d, o)));
   }
 
+  /**
+   * Whether descriptor {@code d} was made for the blocks {@code in} reads: the same
+   * length and the same block ids, generation stamps and lengths. Parity made for other
+   * blocks would rebuild bytes of another file (an overwrite between the Manager's lookup
+   * and the NameNode's answer to the open) and must never meet this stream's data.
+   */
+  private boolean madeFor(DescriptorProto d, DFSInputStream in) {
+    try {
+      if (d.getLength() == in.getFileLength() && d.getBlocksDigest() != 0
+          && d.getBlocksDigest() == BlockListDigest.of(in.getAllBlocks())) {
+        return true;
+      }
+    } catch (IOException e) {
+      LOG.debug("The blocks of {} could not be listed: {}", d.getPath(), e.toString());
+    }
+    fallbacks.incrementAndGet();
+    staleDescriptors.incrementAndGet();
+    LOG.debug("The POCache descriptor of {} (generation {}) was made for other blocks than the stream opened; "
+        + "reading it as plain HDFS", d.getPath(), d.getGeneration());
+    return false;
+  }
+
   /** Logs a fall-back to plain HDFS at WARN the first time one of its kind happens in this JVM, else at DEBUG. */
   static void warnOnce(String what, Throwable why) {
     if (WARNED.add(what)) {
@@ -417,7 +453,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         : (long) d.getM() * d.getBlockSize();
     RedisParityStore s = store();
     String why = s == null ? "the reader cannot reach Redis"
-        : d.getLength() != in.getFileLength() ? "the file changed"
+        : !madeFor(d, in) ? "the file changed"
         : accumulators > readFillMaxBytes ? "the reader's parity accumulators (" + accumulators + " bytes) exceed "
             + PoCacheConfigKeys.READ_FILL_MAX_KEY + " = " + readFillMaxBytes
         : null;

@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
 import org.pocache.cache.RedisParityStore;
@@ -25,6 +26,7 @@ import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.ContiguousLayout;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
+import org.pocache.hdfs.client.BlockListDigest;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
@@ -103,11 +105,13 @@ public final class FillWorker implements ParityFiller {
 
   /** Encodes and uploads every substripe of the file; returns parity payload bytes. */
   long fillOne(DescriptorProto d) throws Exception {
-    Path path = new Path(d.getPath());
+    // By inode, not by path: a file renamed away and another created at its path must
+    // not lend its bytes to the parity of the file the fill was planned for.
+    Path path = new Path("/.reserved/.inodes/" + d.getFileId());
     FileSystem fs = fileSystem();
     FileStatus st = fs.getFileStatus(path);
     if (st.getLen() != d.getLength()) {
-      throw new IOException(path + " is " + st.getLen() + " bytes, the fill was planned for " + d.getLength());
+      throw new IOException(d.getPath() + " is " + st.getLen() + " bytes, the fill was planned for " + d.getLength());
     }
     int k = d.getK();
     int m = d.getM();
@@ -121,6 +125,10 @@ public final class FillWorker implements ParityFiller {
     long total = 0;
     try (FSDataInputStream in = fs.open(path);
          ErasureCoder enc = Coders.create(CodeParameters.of(k, m), CoderKind.parse(coder))) {
+      if (in instanceof HdfsDataInputStream && d.getBlocksDigest() != 0
+          && BlockListDigest.of(((HdfsDataInputStream) in).getAllBlocks()) != d.getBlocksDigest()) {
+        throw new IOException(d.getPath() + " has other blocks than the fill was planned for");
+      }
       List<ParityKey> keys = new ArrayList<>(m);
       List<int[]> crcs = new ArrayList<>(m);
       List<ByteBuffer> payloads = new ArrayList<>(m);

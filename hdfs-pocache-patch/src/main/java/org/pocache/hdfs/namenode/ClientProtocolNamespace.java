@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.ipc.RemoteException;
+import org.pocache.hdfs.client.BlockListDigest;
 import org.pocache.manager.server.FileInfo;
 import org.pocache.manager.server.Namespace;
 
@@ -121,6 +122,6 @@ public final class ClientProtocolNamespace implements Namespace {
     ErasureCodingPolicy ec = st.getErasureCodingPolicy();
     return new FileInfo(st.getFileId(), path, st.getLen(), st.getModificationTime(), st.getBlockSize(),
         ec == null ? 0 : ec.getNumDataUnits(), ec == null ? 0 : ec.getCellSize(), !blocks.isUnderConstruction(),
-        new ArrayList<>(dataNodes));
+        new ArrayList<>(dataNodes), BlockListDigest.of(blocks.getLocatedBlocks()));
   }
 }

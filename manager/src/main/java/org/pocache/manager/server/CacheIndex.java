@@ -40,6 +40,11 @@ final class CacheIndex {
     boolean readerFill;
     /** The Redis incarnation (run id) the parity was written to. */
     String redisRunId;
+    /**
+     * Digest of the blocks the parity was computed from (see {@link FileInfo#blocksDigest});
+     * 0 until known (an entry written by an older Manager learns it at its next lookup).
+     */
+    long blocksDigest;
     /** The descriptor served to readers, built once: a CACHED entry does not change until it is dropped. */
     DescriptorProto served;
 
@@ -73,7 +78,7 @@ final class CacheIndex {
     /** Whether this parity was made for the file as the NameNode describes it now. */
     boolean matches(FileInfo f) {
       return f != null && f.id == fileId && f.complete && f.length == length
-          && f.modificationTime == modificationTime;
+          && f.modificationTime == modificationTime && (blocksDigest == 0 || blocksDigest == f.blocksDigest);
     }
 
     DescriptorProto toProto(String keyPrefix) {
@@ -90,13 +95,15 @@ final class CacheIndex {
           .setCellSize(cellSize).setK(k).setM(m).setSubblockBytes(subblockBytes).setStripes(stripes)
           .setSubstripesPerStripe(substripesPerStripe()).setCachedStripes(ByteString.copyFrom(bitmap))
           .setParityBytes(parityBytes).setKeyPrefix(keyPrefix).setState(state)
-          .setRedisRunId(redisRunId == null ? "" : redisRunId).build();
+          .setRedisRunId(redisRunId == null ? "" : redisRunId).setBlocksDigest(blocksDigest).build();
     }
 
     static Entry fromProto(DescriptorProto d) {
-      return new Entry(d.getFileId(), d.getGeneration(), d.getPath(), d.getLength(), d.getModificationTime(),
+      Entry e = new Entry(d.getFileId(), d.getGeneration(), d.getPath(), d.getLength(), d.getModificationTime(),
           d.getBlockSize(), d.getCellSize(), d.getK(), d.getM(), d.getSubblockBytes(), d.getParityBytes(),
           d.getState(), d.getRedisRunId());
+      e.blocksDigest = d.getBlocksDigest();
+      return e;
     }
 
     @Override

@@ -253,6 +253,10 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         decision = e != null ? e.state.name() : fillNow ? "FILLING" : d.name();
       }
       if (e != null && e.state == CacheStateProto.CACHED && ready) {
+        if (e.blocksDigest == 0) {
+          e.blocksDigest = f.blocksDigest; // it matches: the blocks are those the parity was made from
+          e.served = null;
+        }
         if (e.served == null) {
           e.served = e.toProto(redisSettings.prefix);
         }
@@ -347,7 +351,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       String wrong = f == null ? "file id " + fileId + " no longer exists"
           : !f.complete ? e.path + " is still open for write"
           : f.length != length ? e.path + " has " + f.length + " bytes, not " + length
-          : e.state == CacheStateProto.FILLING && f.modificationTime != e.modificationTime
+          : e.state == CacheStateProto.FILLING
+              && (f.modificationTime != e.modificationTime || f.blocksDigest != e.blocksDigest)
               ? e.path + " changed while its parity was being filled"
           : parityBytes > e.parityBytes ? parityBytes + " parity bytes exceed the " + e.parityBytes + " reserved"
           : parityBytes > ParityFootprint.parityBytes(length, e.blockSize, e.k, e.m)
@@ -372,6 +377,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         e.path = f.path != null ? f.path : e.path;
         e.length = f.length;
         e.modificationTime = f.modificationTime;
+        e.blocksDigest = f.blocksDigest;
         e.parityBytes = Math.max(1, parityBytes);
         e.redisRunId = redisRunIdForWrites;
         known.put(fileId, f);
@@ -675,6 +681,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     int subblockBytes = code.cell > 0 ? code.cell : subblock;
     CacheIndex.Entry e = new CacheIndex.Entry(f.id, generation, f.path, 0, 0, f.blockSize, code.cell, code.k, m,
         subblockBytes, weight, st, redisRunIdForWrites);
+    e.blocksDigest = f.blocksDigest;
     e.reservationId = generation;
     e.expiresAtMillis = clock.getAsLong() + reservationTtl;
     index.put(e);
@@ -1052,7 +1059,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         continue;
       }
       f = new FileInfo(f.id, seen.path, f.length, f.modificationTime, f.blockSize, f.ecDataUnits, f.ecCellSize,
-          f.complete, f.dataNodes);
+          f.complete, f.dataNodes, f.blocksDigest);
       Code code = codeFor(f);
       CacheIndex.Entry fill = null;
       state.lock();

@@ -18,9 +18,15 @@ public final class FileInfo {
   public final boolean complete;
   /** Transfer addresses (host:port) of every DataNode holding any of its blocks. */
   public final List<String> dataNodes;
+  /**
+   * A digest of the file's blocks (ids, generation stamps, lengths) as the NameNode
+   * lists them now; parity is bound to it (readers compare it with their stream's blocks).
+   * 0 if not known.
+   */
+  public final long blocksDigest;
 
   public FileInfo(long id, String path, long length, long modificationTime, long blockSize, int ecDataUnits,
-      int ecCellSize, boolean complete, List<String> dataNodes) {
+      int ecCellSize, boolean complete, List<String> dataNodes, long blocksDigest) {
     this.id = id;
     this.path = path;
     this.length = length;
@@ -30,6 +36,7 @@ public final class FileInfo {
     this.ecCellSize = ecCellSize;
     this.complete = complete;
     this.dataNodes = dataNodes;
+    this.blocksDigest = blocksDigest;
   }
 
   public boolean striped() {
