@@ -22,6 +22,14 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       Defaults: all three jobs, 3 repeats, 256 MiB inputs in 32 MiB blocks, every DataNode
       shaped to 8 MiB/s (on 2 cores a map task computes at about 1 MiB/s, so a task
       reads about as fast as it computes, as on a balanced cluster).
+  spark [--jobs wordcount,parquet] [--repeats N] [--input-mib M] [--block-mib B]
+        [--rate MiB/s] [--straggler i|auto] [--factor F] [--json F]
+      Spark 3.3.4 (local[2] driver on the cluster's Hadoop 3.1.4 client jars) jobs, stock
+      HDFS vs POCache (-Dspark.hadoop.fs.hdfs.impl), without and with a straggler: an RDD
+      word count (textFile: one task per block) and a DataFrame that writes the words as
+      Parquet, reads them back and aggregates. Job time (the Spark actions), the tasks'
+      input metrics (must equal stock HDFS's) and outputs compared. Defaults: both jobs,
+      3 repeats, 128 MiB of text in 16 MiB blocks, DataNodes at 8 MiB/s.
   reads [--repeats N] [--straggler i] [--factor F] [--json F]
       sequential (hdfs dfs -cat), per-block (one task per split) and whole-file positional
       reads of six 64 MiB files in 16 MiB blocks, stock HDFS vs POCache, without and with
@@ -209,6 +217,124 @@ ex_reads() {
   python3 "$POCACHE_HOME/scripts/lib/summarize.py" reads "$work/none.json" "$work/straggler.json" "$json" "$dn" "$factor"
 }
 
+SPARK_DIR() { echo "$POCACHE_HOME/experiments/spark"; }
+
+# Builds the Spark jobs and fetches Spark 3.3.4 (once; about 160 MB).
+ex_spark_build() {
+  local d
+  d=$(SPARK_DIR)
+  if [[ ! -f "$d/target/pocache-experiments-spark-1.jar" || "$d/src" -nt "$d/target/pocache-experiments-spark-1.jar" \
+      || -n $(find "$d/src" -newer "$d/target/pocache-experiments-spark-1.jar" -type f 2>/dev/null) ]]; then
+    say "experiment spark: building the Spark jobs (Spark 3.3.4 from Maven Central, once; log in $d/target/build.log)"
+    mkdir -p "$d/target"
+    (cd "$d" && mvn -B -q package >"$d/target/build.log" 2>&1) || { tail -20 "$d/target/build.log" >&2; die "experiment spark: build failed; see $d/target/build.log"; }
+  fi
+}
+
+# Runs one Spark job; prints its JSON line (with the JVM's wall time added) on stdout, its log to $2.
+ex_spark_job() { # fsimpl, log, job, input, output
+  local fs=$1 log=$2 job=$3 in=$4 out=$5 d opens="" p t0 t1 line
+  d=$(SPARK_DIR)
+  for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
+      java.util.concurrent.atomic sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
+    opens="$opens --add-opens java.base/$p=ALL-UNNAMED"
+  done
+  t0=$(date +%s%N)
+  # shellcheck disable=SC2086
+  if ! HADOOP_CONF_DIR=$CL_CONF SPARK_LOCAL_IP=127.0.0.1 "$JAVA" -Xmx2g $opens -Dspark.master='local[2]' \
+      -Dspark.ui.enabled=false -Dspark.sql.shuffle.partitions=4 -Dspark.hadoop.fs.hdfs.impl="$fs" \
+      -cp "$CL_CONF:$d/target/pocache-experiments-spark-1.jar:$d/target/lib/*:$(cl_dropin_jar)" \
+      org.pocache.experiments.spark.SparkJobs "$job" "hdfs://127.0.0.1:9000$in" "hdfs://127.0.0.1:9000$out" \
+      >"$log" 2>&1; then
+    tail -30 "$log" >&2
+    die "experiment spark: job $job failed; see $log"
+  fi
+  t1=$(date +%s%N)
+  line=$(grep '^{"job"' "$log" | tail -1)
+  [[ -n "$line" ]] || die "experiment spark: job $job printed no result; see $log"
+  echo "${line%\}},\"wall_ms\":$(((t1 - t0) / 1000000))}"
+}
+
+ex_spark() {
+  local jobs=wordcount,parquet repeats=3 input=128 block=16 straggler=auto factor=10 rate=8
+  local json="$CLUSTER_DIR/results/spark.json"
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --jobs) jobs=$2; shift 2 ;;
+      --repeats) repeats=$2; shift 2 ;;
+      --input-mib) input=$2; shift 2 ;;
+      --block-mib) block=$2; shift 2 ;;
+      --straggler) straggler=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --rate) rate=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment spark: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$repeats" =~ ^[1-9][0-9]*$ ]] || die "experiment spark: --repeats must be a positive integer, got '$repeats'"
+  [[ "$input" =~ ^[1-9][0-9]*$ && "$block" =~ ^[1-9][0-9]*$ ]] || die "experiment spark: --input-mib and --block-mib must be positive integers"
+  [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "experiment spark: --rate must be MiB/s, got '$rate'"
+  local j
+  for j in ${jobs//,/ }; do
+    [[ $j == wordcount || $j == parquet ]] || die "experiment spark: unknown job '$j' (wordcount, parquet)"
+  done
+  ex_require_cluster
+  ex_spark_build
+  local work="$CLUSTER_DIR/results/spark" rows="$CLUSTER_DIR/results/spark.rows" in=/ex/spark-in-$input-$block
+  mkdir -p "$work"
+  : >"$rows"
+  cl_set_rate "$rate"
+  if ! cl_hdfs dfs -test -e "$in" 2>/dev/null; then
+    python3 "$POCACHE_HOME/scripts/lib/words.py" "$((input * 1048576))" "$work/words.txt"
+    cl_hdfs dfs -mkdir -p /ex
+    cl_hdfs dfs -D dfs.blocksize=$((block * 1048576)) -D fs.hdfs.impl=$POCACHE_FS -put -f "$work/words.txt" "$in" >/dev/null
+    rm -f "$work/words.txt"
+  fi
+  say "experiment spark: DataNodes at $rate MiB/s; $in: $input MiB of text in $block MiB blocks, written through POCache"
+  local dn=$straggler
+  if [[ $dn == auto ]]; then
+    dn=$(ex_pick_straggler "$in")
+    dn=${dn:-1}
+  fi
+  local state mode r fs out log line digest ref
+  for state in none straggler; do
+    if [[ $state == straggler ]]; then
+      cl_straggler on "$dn" --factor "$factor" >/dev/null
+      say "experiment spark: DataNode $dn is a straggler (1/$factor of the others' rate)"
+    else
+      cl_straggler off >/dev/null
+    fi
+    for j in ${jobs//,/ }; do
+      for ((r = 1; r <= repeats; r++)); do
+        local order=(vanilla pocache)
+        ((r % 2 == 0)) && order=(pocache vanilla)
+        for mode in "${order[@]}"; do
+          fs=$VANILLA_FS
+          [[ $mode == pocache ]] && fs=$POCACHE_FS
+          out=/ex/spark-out-$j-$mode
+          log="$work/$j-$state-$mode-$r.log"
+          cl_hdfs dfs -rm -r -f -skipTrash "$out" >/dev/null 2>&1 || true
+          line=$(ex_spark_job "$fs" "$log" "$j" "$in" "$out")
+          if [[ $j == wordcount ]]; then
+            digest=$(cl_hdfs dfs -D fs.hdfs.impl=$VANILLA_FS -cat "$out/part-*" 2>/dev/null | LC_ALL=C sort | md5sum | awk '{print $1}')
+          else
+            digest=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["digest"])' "$line")
+          fi
+          ref=$(python3 "$POCACHE_HOME/scripts/lib/summarize.py" spark-digest "$rows" "$j")
+          if [[ -n "$ref" && "$ref" != "$digest" ]]; then
+            die "experiment spark: $j output through $mode ($state) differs from the first run's"
+          fi
+          python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(state=sys.argv[2], mode=sys.argv[3], run=int(sys.argv[4]), digest=sys.argv[5]); print(json.dumps(d))' \
+            "$line" "$state" "$mode" "$r" "$digest" >>"$rows"
+          tail -1 "$rows" | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("pocache: %-9s %-9s %-7s run %d: %6d ms (JVM %d ms), input %d bytes" % (d["job"], d["state"], d["mode"], d["run"], d["ms"], d["wall_ms"], d["input_bytes"]))' >&2
+        done
+      done
+    done
+  done
+  cl_straggler off >/dev/null
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" spark "$rows" "$json" "$dn" "$factor" "$input" "$block"
+}
+
 cmd_experiment() {
   local name=${1:-}
   [[ $# -gt 0 ]] && shift
@@ -216,6 +342,7 @@ cmd_experiment() {
   case "$name" in
     mapreduce) ex_mapreduce "$@" ;;
     reads) stale && build; ex_reads "$@" ;;
+    spark) ex_spark "$@" ;;
     ""|help|--help) ex_usage ;;
     *) ex_usage >&2; die "experiment: unknown experiment '$name'" ;;
   esac

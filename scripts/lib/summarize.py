@@ -2,6 +2,8 @@
 
   summarize.py mapreduce ROWS JSON STRAGGLER_DN FACTOR INPUT_MIB BLOCK_MIB
   summarize.py reads NONE_JSON STRAGGLER_JSON JSON STRAGGLER_DN FACTOR
+  summarize.py spark ROWS JSON STRAGGLER_DN FACTOR INPUT_MIB BLOCK_MIB
+  summarize.py spark-digest ROWS JOB        (the first recorded output digest of JOB)
   summarize.py pick-straggler [K] < fsck output
 """
 import json
@@ -68,6 +70,63 @@ def reads(none_file, straggler_file, out, dn, factor):
     print(f"JSON in {out}")
 
 
+def spark_rows(rows_file):
+    try:
+        return [json.loads(line) for line in open(rows_file) if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def spark_digest(rows_file, job):
+    for r in spark_rows(rows_file):
+        if r["job"] == job:
+            print(r["digest"])
+            return
+
+
+def spark(rows_file, out, dn, factor, input_mib, block_mib):
+    rows_in = spark_rows(rows_file)
+    order = []
+    for r in rows_in:
+        if r["job"] not in order:
+            order.append(r["job"])
+    rows = []
+    ok_metrics = True
+    print(f"{'job':10} {'straggler':10} {'vanilla ms':>22} {'pocache ms':>22} {'ratio':>6}  input bytes (v / p)")
+    for job in order:
+        row = {"job": job}
+        for state in ("none", "straggler"):
+            sel = {m: [r for r in rows_in if r["job"] == job and r["state"] == state and r["mode"] == m]
+                   for m in ("vanilla", "pocache")}
+            if not sel["vanilla"] or not sel["pocache"]:
+                continue
+            sv = stats([r["ms"] for r in sel["vanilla"]])
+            sp = stats([r["ms"] for r in sel["pocache"]])
+            ratio = sp["median"] / sv["median"]
+            iv = sorted({r["input_bytes"] for r in sel["vanilla"]})
+            ip = sorted({r["input_bytes"] for r in sel["pocache"]})
+            same = iv == ip
+            ok_metrics = ok_metrics and same
+            row["ratio_straggler" if state == "straggler" else "ratio_no_straggler"] = round(ratio, 3)
+            row[state] = {"vanilla_ms": sv, "pocache_ms": sp,
+                          "vanilla_jvm_ms": stats([r["wall_ms"] for r in sel["vanilla"]]),
+                          "pocache_jvm_ms": stats([r["wall_ms"] for r in sel["pocache"]]),
+                          "vanilla_input_bytes": iv, "pocache_input_bytes": ip,
+                          "input_metrics_equal": same}
+            print(f"{job:10} {state:10} {sv['median']:8.0f} ({sv['min']:.0f}-{sv['max']:.0f}) "
+                  f"{sp['median']:8.0f} ({sp['min']:.0f}-{sp['max']:.0f}) {ratio:6.3f}  "
+                  f"{','.join(map(str, iv))} / {','.join(map(str, ip))}{'' if same else '  DIFFER'}")
+        rows.append(row)
+    doc = {"experiment": "spark", "spark": "3.3.4 local[2]", "straggler_datanode": dn,
+           "straggler_factor": float(factor), "input_mib": int(input_mib), "block_mib": int(block_mib),
+           "input_metrics_equal": ok_metrics, "rows": rows}
+    with open(out, "w") as f:
+        json.dump(doc, f, indent=1)
+    print(f"ratios are POCache / stock HDFS medians of the jobs' Spark action time; JSON in {out}")
+    if not ok_metrics:
+        print("Spark's input metrics differ between stock HDFS and POCache", file=sys.stderr)
+        sys.exit(1)
+
 
 def pick_straggler(k="4"):
     """Reads `hdfs fsck -files -blocks -locations` on stdin; prints the DataNode index
@@ -98,4 +157,5 @@ def pick_straggler(k="4"):
           f" alone in their stripe (maskable by m = 1)", file=sys.stderr)
 
 if __name__ == "__main__":
-    {"mapreduce": mapreduce, "reads": reads, "pick-straggler": pick_straggler}[sys.argv[1]](*sys.argv[2:])
+    {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
+     "pick-straggler": pick_straggler}[sys.argv[1]](*sys.argv[2:])
