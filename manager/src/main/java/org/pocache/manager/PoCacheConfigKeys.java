@@ -122,9 +122,13 @@ public final class PoCacheConfigKeys {
   public static final String STRAGGLER_REPORT_TTL_KEY = "dfs.pocache.straggler.report.ttl.ms";
   public static final String STRAGGLER_REPORT_TTL_DEFAULT = "60000";
 
-  /** median-mad only: a straggler must also be at least this fraction below the median rate. */
+  /**
+   * median-mad only: a straggler must also be at least this fraction below the median
+   * rate (0.75: under a quarter of it; leaving a piece to parity moves k - 1 reads to
+   * other DataNodes, so a DataNode merely shared by two readers is no straggler).
+   */
   public static final String STRAGGLER_MIN_FRACTION_KEY = "dfs.pocache.straggler.min.fraction.below.median";
-  public static final String STRAGGLER_MIN_FRACTION_DEFAULT = "0.3";
+  public static final String STRAGGLER_MIN_FRACTION_DEFAULT = "0.75";
 
   /** How often each DataNode's POCache plugin sends its service-rate sample to the Manager, milliseconds. */
   public static final String DATANODE_HEARTBEAT_INTERVAL_KEY = "dfs.pocache.datanode.heartbeat.interval.ms";

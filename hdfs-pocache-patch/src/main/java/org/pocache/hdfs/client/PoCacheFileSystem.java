@@ -96,6 +96,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong abandonedWrites = new AtomicLong();
   private final AtomicLong readerFills = new AtomicLong();
   private final AtomicLong readerFillsCommitted = new AtomicLong();
+  private final AtomicLong readSubstripes = new AtomicLong();
+  private final AtomicLong decodedSubstripes = new AtomicLong();
   private long readFillMaxBytes;
   private double deadlineFactor;
   private long deadlineMinMillis;
@@ -189,6 +191,16 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Data pieces proactive reads left to parity because their DataNode was slow (see {@link SlowSources}). */
   public long skippedPieces() {
     return slowSources == null ? 0 : slowSources.skipped();
+  }
+
+  /** Substripes (or subblocks of sequential reads) that proactive streams served. */
+  public long readSubstripes() {
+    return readSubstripes.get();
+  }
+
+  /** Of those, the ones rebuilt from parity because a data piece was late or left to parity. */
+  public long decodedSubstripes() {
+    return decodedSubstripes.get();
   }
 
   /** Writes whose caching was abandoned (Redis failing or too slow, commit refused). */
@@ -522,6 +534,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (c.substripes == 0) {
       return;
     }
+    readSubstripes.addAndGet(c.substripes);
+    decodedSubstripes.addAndGet(c.decoded);
     ReadOutcomeProto outcome = c.parityCorrupt ? ReadOutcomeProto.PARITY_CORRUPT
         : c.parityMissing ? ReadOutcomeProto.PARITY_MISSING
         : c.cacheError ? ReadOutcomeProto.CACHE_ERROR
@@ -545,6 +559,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   @Override
   public void close() throws IOException {
+    if (proactiveOpens.get() > 0 || cachedWrites.get() > 0 || fallbacks() > 0) {
+      LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
+          + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors), {} cached writes ({} abandoned),"
+          + " {} reader fills", proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(),
+          fallbacks(), staleDescriptors.get(), cachedWrites.get(), abandonedWrites.get(), readerFills.get());
+    }
     try {
       super.close();
     } finally {

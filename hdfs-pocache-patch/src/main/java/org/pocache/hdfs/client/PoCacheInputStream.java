@@ -333,6 +333,12 @@ final class PoCacheInputStream extends FSInputStream
   }
 
   /** What parity did for the reads so far. */
+  /** The sequential reader's streamed bytes, 0 if there is none yet (for tests). */
+  long streamedBytes() {
+    SequentialReader s = sequential;
+    return s == null ? 0 : s.streamedBytes();
+  }
+
   ProactiveReader.Outcome outcome() {
     return outcome;
   }

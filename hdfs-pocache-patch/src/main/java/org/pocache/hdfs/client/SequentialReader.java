@@ -23,16 +23,27 @@ import org.slf4j.LoggerFactory;
  * its own {@link DFSInputStream}, exactly as HDFS's block reader streams a block,
  * into a window of {@code window} subblock slots ahead of the caller; the caller
  * takes bytes as soon as they land in a slot, so with nothing slow a read costs what
- * HDFS's costs plus one copy. Parity comes in only where a slot is late:
+ * HDFS's costs plus one copy. The window does not run into the next block: a task's
+ * split is one block and its record reader reads only a little past the boundary (to
+ * the end of its last record), so past it the streamer reads the next block's first
+ * {@value #CHUNK} bytes and waits until the caller gets there; read further, those
+ * bytes would cost the next block's DataNode (and the task reading that block) time
+ * for nothing. Parity comes in only where a slot is late:
  * <ul>
  *   <li>the caller waits on a slot the streamer has been reading for longer than the
  *       deadline ({@code factor} x the recent subblock time, at least the minimum):
  *       a rebuild of that subblock from the other k - 1 pieces and the parity races
  *       the stream, and the first to finish serves the caller;</li>
- *   <li>once a rebuild beat the stream, the rest of that block is rebuilt instead of
- *       streamed (rebuilds for the whole window in flight) and the streamer moves on
- *       to the next block; a block whose DataNodes are all on the Manager's
- *       straggler list is rebuilt from its first subblock, never streamed;</li>
+ *   <li>once {@value #TAKEOVER_AFTER} subblocks of a block in a row were late (or the
+ *       stream failed), the rest of that block is rebuilt instead of streamed
+ *       (rebuilds for the whole window in flight) and the streamer moves on to the
+ *       next block. One late subblock is not enough: a rebuild reads k - 1 subblocks
+ *       from other DataNodes, and a pause of the reader's JVM or two readers sharing
+ *       a DataNode make single subblocks late on healthy DataNodes; taking their
+ *       blocks over would load the other DataNodes (and the readers streaming from
+ *       them) with k - 1 times the bytes. A block whose DataNodes are all on the
+ *       Manager's straggler list is rebuilt from its first subblock, never
+ *       streamed;</li>
  *   <li>a subblock parity cannot rescue (more than m pieces of its substripe on
  *       slow DataNodes, parity missing or damaged) is streamed, exactly as HDFS
  *       would read it.</li>
@@ -54,6 +65,8 @@ final class SequentialReader implements Closeable {
   private static final int CHUNK = 128 << 10;
   /** The deadline before any subblock was timed (a new task JVM has no history). */
   private static final long FIRST_DEADLINE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  /** Late subblocks in a row after which the rest of their block is left to parity. */
+  static final int TAKEOVER_AFTER = 2;
 
   /** Opens the streamer's own stream of the same file (checked to hold the same blocks). */
   interface Opener {
@@ -85,6 +98,12 @@ final class SequentialReader implements Closeable {
   private final Set<Long> rebuiltBlocks = new HashSet<>();
   /** Blocks whose first subblock was assigned (leave-to-parity decided). @GuardedBy("lock") */
   private final Set<Long> decidedBlocks = new HashSet<>();
+  /** Where the caller last read. @GuardedBy("lock") */
+  private long callerPos;
+  /** The caller wakes an idle streamer once it reads at or past here. @GuardedBy("lock") */
+  private long wakeStreamerAt = Long.MAX_VALUE;
+  /** Late subblocks in a row per block not (yet) left to parity. @GuardedBy("lock") */
+  private final java.util.Map<Long, Integer> lateInRow = new java.util.HashMap<>();
   /** Blocks parity cannot rescue: streamed whatever their speed. @GuardedBy("lock") */
   private final Set<Long> unrescuable = new HashSet<>();
   /** @GuardedBy("lock") */
@@ -94,6 +113,8 @@ final class SequentialReader implements Closeable {
   /** Where the streamer's stream stands, -1 before it is opened. Streamer thread only. */
   private long streamPos = -1;
   private DFSInputStream stream;
+  /** Bytes the streamer has read from HDFS. */
+  private final java.util.concurrent.atomic.AtomicLong streamedBytes = new java.util.concurrent.atomic.AtomicLong();
   /** Why the streamer could not open its stream: the caller goes back to HDFS's stream. @GuardedBy("lock") */
   private IOException openFailure;
 
@@ -116,6 +137,8 @@ final class SequentialReader implements Closeable {
     int filled;
     /** When the streamer began this slot (0: not yet). */
     long streamStart;
+    /** When the caller first waited for this slot (0: not yet). */
+    long waitSince;
     /** The rebuilt subblock (pooled array), once a rebuild answered. */
     byte[] rebuilt;
     /** A rebuild is under way. */
@@ -193,6 +216,11 @@ final class SequentialReader implements Closeable {
         throw new IOException("Stream closed");
       }
       moveWindow(g);
+      callerPos = pos;
+      if (pos >= wakeStreamerAt) {
+        wakeStreamerAt = Long.MAX_VALUE;
+        lock.notifyAll(); // the read-ahead limit moved
+      }
       Slot slot = slots[(int) (g % window)];
       int within = (int) (pos - slot.start);
       while (true) {
@@ -211,6 +239,9 @@ final class SequentialReader implements Closeable {
         }
         if (slot.error != null && (slot.rebuildFailed || !slot.rebuilding && !rescuable(slot))) {
           throw slot.error;
+        }
+        if (slot.waitSince == 0) {
+          slot.waitSince = System.nanoTime();
         }
         long wait = maybeRebuild(slot);
         try {
@@ -238,10 +269,12 @@ final class SequentialReader implements Closeable {
     boolean late;
     if (slot.error != null) {
       late = true; // the stream failed here (a dead DataNode): parity may still answer
-    } else if (slot.streamStart == 0) {
-      return deadline; // the streamer has not reached it yet
     } else {
-      long waited = System.nanoTime() - slot.streamStart;
+      // The caller waits on a slot only once the slots before it are in, so a slot the
+      // streamer has not begun means the streamer is stuck in an earlier, abandoned one:
+      // the wait counts from when the caller began it.
+      long since = slot.streamStart == 0 ? slot.waitSince : Math.min(slot.streamStart, slot.waitSince);
+      long waited = System.nanoTime() - since;
       late = waited >= deadline;
       if (!late) {
         return deadline - waited;
@@ -251,12 +284,22 @@ final class SequentialReader implements Closeable {
       return TimeUnit.MILLISECONDS.toNanos(50);
     }
     startRebuild(slot);
-    // Late behind its block's DataNode: leave the rest of the block in the window to parity too.
     long block = blockOf(slot.g);
-    rebuiltBlocks.add(block);
-    for (Slot s : slots) {
-      if (s.g > slot.g && blockOf(s.g) == block && !s.complete() && !s.rebuilding && !s.rebuildFailed) {
-        startRebuild(s);
+    int inRow = lateInRow.merge(block, 1, Integer::sum);
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("subblock {} late (stream began {} ms ago, {} of {} bytes in, deadline {} ms), {} in a row{}", slot.g,
+          slot.streamStart == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - slot.streamStart),
+          slot.filled, slot.len, TimeUnit.NANOSECONDS.toMillis(deadline), inRow,
+          slot.error != null || inRow >= TAKEOVER_AFTER ? ": the rest of block " + block + " is left to parity" : "");
+    }
+    if (slot.error != null || inRow >= TAKEOVER_AFTER) {
+      // The block's DataNode keeps failing or falling behind: leave the rest of the block to parity.
+      lateInRow.remove(block);
+      rebuiltBlocks.add(block);
+      for (Slot s : slots) {
+        if (s.g > slot.g && blockOf(s.g) == block && !s.complete() && !s.rebuilding && !s.rebuildFailed) {
+          startRebuild(s);
+        }
       }
     }
     return TimeUnit.MILLISECONDS.toNanos(50);
@@ -271,10 +314,11 @@ final class SequentialReader implements Closeable {
       for (long x = head; x < g; x++) {
         recycle(slots[(int) (x % window)]);
       }
-      for (long x = head + window; x < g + window; x++) {
+      long oldEnd = head + window;
+      head = g;
+      for (long x = oldEnd; x < g + window; x++) {
         assign(slots[(int) (x % window)], x);
       }
-      head = g;
     } else {
       epoch++;
       for (Slot s : slots) {
@@ -283,6 +327,16 @@ final class SequentialReader implements Closeable {
       head = g;
       for (long x = g; x < g + window; x++) {
         assign(slots[(int) (x % window)], x);
+      }
+    }
+    // Rebuilds deferred while their block was ahead of the caller start once it is reached.
+    long callerBlock = blockOf(head);
+    if (rebuiltBlocks.contains(callerBlock)) {
+      for (Slot s : slots) {
+        if (s.g >= head && blockOf(s.g) == callerBlock && !s.complete() && !s.rebuilding && !s.rebuildFailed
+            && rescuable(s)) {
+          startRebuild(s);
+        }
       }
     }
     ensureStreamer();
@@ -300,6 +354,7 @@ final class SequentialReader implements Closeable {
     s.skipStream = false;
     s.filled = 0;
     s.streamStart = 0;
+    s.waitSince = 0;
     s.error = null;
   }
 
@@ -330,8 +385,8 @@ final class SequentialReader implements Closeable {
         rebuiltBlocks.add(block);
       }
     }
-    if (rebuiltBlocks.contains(block) && rescuable(s)) {
-      startRebuild(s);
+    if (rebuiltBlocks.contains(block) && block == blockOf(head) && rescuable(s)) {
+      startRebuild(s); // a block ahead of the caller's waits until the caller reaches it
     }
   }
 
@@ -391,8 +446,9 @@ final class SequentialReader implements Closeable {
         } else {
           s.rebuilt = bytes;
           countSubstripe(true);
-          if (s.streamStart != 0) {
-            // The stream was under way and lost: what it took so far shows the straggler.
+          if (s.streamStart != 0 && rebuiltBlocks.contains(blockOf(g))) {
+            // The stream was under way and lost, and its block was left to parity: what it
+            // took so far shows the straggler (a single late subblock is no evidence).
             rebuilds.streamed(a.stripe, a.dataIndex, s.filled, System.nanoTime() - s.streamStart, true);
           }
         }
@@ -429,6 +485,7 @@ final class SequentialReader implements Closeable {
         int from;
         int want;
         synchronized (lock) {
+          long idleSince = 0;
           while (true) {
             if (closed) {
               return;
@@ -437,10 +494,17 @@ final class SequentialReader implements Closeable {
             if (slot != null) {
               break;
             }
+            if (idleSince == 0) {
+              idleSince = System.nanoTime();
+            }
+            wakeStreamerAt = callerPos + CHUNK / 4;
             lock.wait();
           }
           if (slot.streamStart == 0) {
             slot.streamStart = System.nanoTime();
+          } else if (idleSince != 0) {
+            // Paused inside this slot at the read-ahead limit: the pause is not the DataNode's time.
+            slot.streamStart += System.nanoTime() - idleSince;
           }
           myEpoch = epoch;
           g = slot.g;
@@ -471,6 +535,7 @@ final class SequentialReader implements Closeable {
             throw new java.io.EOFException("end of file at " + at + ", expected " + fileLength + " bytes");
           }
           streamPos += n;
+          streamedBytes.addAndGet(n);
           uncount.accept(n);
         } catch (IOException e) {
           n = 0;
@@ -493,8 +558,11 @@ final class SequentialReader implements Closeable {
               if (!late) {
                 times.learn(took);
                 countSubstripe(false);
+                lateInRow.remove(blockOf(slot.g)); // on time: the late ones were not in a row
+                rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, false);
+              } else if (rebuiltBlocks.contains(blockOf(slot.g))) {
+                rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, true);
               }
-              rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, late);
             }
           }
           lock.notifyAll();
@@ -526,16 +594,37 @@ final class SequentialReader implements Closeable {
     }
   }
 
+  /**
+   * How far ahead of the caller the streamer may read: as far past the caller as the
+   * caller has read of its block (at least a chunk), and at most one chunk into the
+   * next block. A task reads one block (its split) and only a little past its end, to
+   * finish its last record; a window of read-ahead into the next block would cost that
+   * block's DataNode, and the task that reads it, time for bytes nobody reads. A reader
+   * of whole files ramps up again at each block, as quickly as it reads. @GuardedBy("lock")
+   */
+  private long readAheadLimit() {
+    long blockSize = layout.blockSize();
+    long blockStart = callerPos / blockSize * blockSize;
+    long limit = callerPos + Math.max(CHUNK, callerPos - blockStart);
+    return Math.min(limit, blockStart + blockSize + CHUNK);
+  }
+
   /** The first slot of the window the streamer should read, or null. @GuardedBy("lock") */
   private Slot next() {
     if (head < 0) {
       return null;
     }
+    long callerBlock = blockOf(head);
+    long limit = readAheadLimit();
     for (long x = head; x < head + window; x++) {
       Slot s = slots[(int) (x % window)];
-      if (s.g == x && s.len > 0 && !s.complete() && !s.skipStream && s.error == null) {
-        return s;
+      if (s.g != x || s.len == 0 || s.complete() || s.skipStream || s.error != null) {
+        continue;
       }
+      if (s.start + s.filled >= limit || blockOf(x) != callerBlock && rebuiltBlocks.contains(blockOf(x))) {
+        return null;
+      }
+      return s;
     }
     return null;
   }
@@ -574,6 +663,11 @@ final class SequentialReader implements Closeable {
       }
       lock.notifyAll();
     }
+  }
+
+  /** Bytes the streamer has read from HDFS so far (for tests). */
+  long streamedBytes() {
+    return streamedBytes.get();
   }
 
   /** Whether two views of a file hold the same blocks (ids, generation stamps, lengths). */

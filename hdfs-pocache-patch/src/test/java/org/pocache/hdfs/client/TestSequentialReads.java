@@ -170,6 +170,66 @@ public class TestSequentialReads {
     }
   }
 
+  /**
+   * A DataNode that stalls once (longer than the deadline, then at full speed) costs one
+   * rebuilt subblock, not its block: a rebuild reads k - 1 subblocks from other
+   * DataNodes, so a block is left to parity only after late subblocks in a row. The
+   * deadline is 600 ms here and the stall 900 ms: the block's first subblock is late,
+   * its second is in by the time it is judged. (With a block taken over on the first
+   * late subblock, all four of block 2's subblocks were decoded.)
+   */
+  @Test
+  public void aSingleStallRebuildsOneSubblockNotItsBlock() throws Exception {
+    Path p = new Path("/sequential/stall");
+    cachedFile(p, 23);
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
+    try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+      hdfs.throttle(2).stallNextRead(900);
+      try (FSDataInputStream in = judge.open(p)) {
+        byte[] buf = new byte[(int) (4 * BLOCK)];
+        int off = 0;
+        for (int n; off < buf.length && (n = in.read(buf, off, Math.min(65536, buf.length - off))) > 0; ) {
+          off += n;
+        }
+        assertEquals(buf.length, off);
+        assertEquals(-1, DataPattern.firstMismatch(23, 0, buf, 0, buf.length));
+        ProactiveReader.Outcome o = ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
+        assertEquals("block 2's first subblock rebuilt, the rest streamed", 1, o.decoded);
+      } finally {
+        hdfs.throttle(2).reset();
+      }
+    }
+  }
+
+  /**
+   * A task reads its split (one block) and a little past its end, to finish its last
+   * record: the read-ahead takes the next block's first chunk, not a window of it, so
+   * the task costs the next block's DataNode (and the task that reads that block)
+   * nothing more than HDFS's own stream would.
+   */
+  @Test
+  public void aSplitReaderDoesNotStreamTheNextBlock() throws Exception {
+    Path p = new Path("/sequential/split");
+    cachedFile(p, 24);
+    try (FSDataInputStream in = fs.open(p)) {
+      in.seek(BLOCK);
+      byte[] buf = new byte[(int) BLOCK + 65536];
+      int off = 0;
+      for (int n; off < buf.length && (n = in.read(buf, off, Math.min(4096, buf.length - off))) > 0; ) {
+        off += n;
+      }
+      assertEquals(buf.length, off);
+      assertEquals(-1, DataPattern.firstMismatch(24, BLOCK, buf, 0, buf.length));
+      PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
+      // Let a streamer that would run on show it.
+      Thread.sleep(300);
+      long streamed = s.streamedBytes();
+      // At most a chunk (128 KiB) past the caller, and one read of up to a chunk beyond that.
+      assertTrue("streamed " + streamed + " bytes for a block and 64 KiB", streamed <= BLOCK + (64 << 10) + (256 << 10));
+    }
+  }
+
   /** An empty file cached on write opens and reads as HDFS's (a terasort partition file with one reducer). */
   @Test
   public void anEmptyCachedFileReadsLikeHdfs() throws Exception {

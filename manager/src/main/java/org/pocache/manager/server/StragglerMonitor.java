@@ -7,6 +7,8 @@ import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.pocache.csac.detect.StragglerDetector;
 import org.pocache.manager.protocol.PoCacheManagerProtocol.StragglerList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Manager's straggler list: DataNode heartbeats and client observations each
@@ -22,6 +24,7 @@ import org.pocache.manager.protocol.PoCacheManagerProtocol.StragglerList;
  * from many RPC handler threads and readers of the list are safe.
  */
 public final class StragglerMonitor {
+  private static final Logger LOG = LoggerFactory.getLogger(StragglerMonitor.class);
   /**
    * Client observations shorter than this are not timed: a few KB take a
    * millisecond or less, and TotalReadTime-like granularity would make noise.
@@ -31,6 +34,8 @@ public final class StragglerMonitor {
   private final StragglerDetector heartbeats;
   private final StragglerDetector clientReads;
   private final LongSupplier clock;
+  /** The list last returned, to log each change once. */
+  private volatile String lastLogged = "[] []";
 
   /**
    * @param heartbeats judges DataNode heartbeats
@@ -82,6 +87,16 @@ public final class StragglerMonitor {
     Set<String> seen = clientReads.stragglers(now);
     Set<String> both = new TreeSet<>(disk);
     both.addAll(seen);
+    String shown = new TreeSet<>(disk) + " " + new TreeSet<>(seen);
+    if (!shown.equals(lastLogged)) {
+      synchronized (this) {
+        if (!shown.equals(lastLogged)) {
+          lastLogged = shown;
+          LOG.info("Straggler list is now {} (from heartbeats {}, from client reads {})", both,
+              new TreeSet<>(disk), new TreeSet<>(seen));
+        }
+      }
+    }
     return new StragglerList(new ArrayList<>(both), heartbeats.name(), new ArrayList<>(disk),
         new ArrayList<>(seen));
   }

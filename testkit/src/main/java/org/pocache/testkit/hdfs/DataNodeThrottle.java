@@ -20,6 +20,7 @@ public final class DataNodeThrottle {
 
   private volatile long bytesPerSecond; // 0 = unlimited
   private volatile long delayMillisPerRead;
+  private final java.util.concurrent.atomic.AtomicLong stallOnceMillis = new java.util.concurrent.atomic.AtomicLong();
   private long nextFreeNanos;           // guarded by this
 
   /** Caps reads at {@code bytesPerSecond} (0 = unlimited). */
@@ -46,15 +47,28 @@ public final class DataNodeThrottle {
     return delayMillisPerRead;
   }
 
+  /**
+   * Adds {@code millis} to the start of the next block read only: a one-off hiccup
+   * (a pause of the DataNode's JVM, a disk busy for a moment), after which the
+   * DataNode serves at its usual speed.
+   */
+  public void stallNextRead(long millis) {
+    if (millis < 0) {
+      throw new IllegalArgumentException("stall must be >= 0 ms, got " + millis);
+    }
+    stallOnceMillis.set(millis);
+  }
+
   /** No cap, no delay. */
   public void reset() {
     setBandwidth(0);
     setDelayPerRead(0);
+    stallOnceMillis.set(0);
   }
 
   /** Called once when a block read starts. */
   void onReadStart() throws IOException {
-    long d = delayMillisPerRead;
+    long d = delayMillisPerRead + stallOnceMillis.getAndSet(0);
     if (d > 0) {
       sleepNanos(TimeUnit.MILLISECONDS.toNanos(d));
     }
