@@ -152,9 +152,16 @@ public final class PoCacheConfigKeys {
   public static final String CACHE_CAPACITY_KEY = "dfs.pocache.cache.capacity.bytes";
   public static final String CACHE_CAPACITY_DEFAULT = "1073741824";
 
-  /** Largest file whose parity is cached; a write of unknown size reserves the parity of a file this big and trims it on commit (POCache paper 4.2). */
+  /**
+   * Largest file whose parity is cached. A write of unknown size reserves the parity
+   * of one stripe and the reservation grows with the file; past this size it ends.
+   */
   public static final String CACHE_MAX_FILE_KEY = "dfs.pocache.cache.max.file.bytes";
   public static final String CACHE_MAX_FILE_DEFAULT = "1073741824";
+
+  /** Directory names whose files are not cached on write (still cached when read). */
+  public static final String WRITE_EXCLUDE_DIRS_KEY = "dfs.pocache.write.exclude.dirs";
+  public static final String WRITE_EXCLUDE_DIRS_DEFAULT = ".staging,_temporary";
 
   /** CSAC admission policy G_a while no straggler is known: cache-upon-access, tinylfu or size-aware. */
   public static final String CSAC_ADMISSION_KEY = "dfs.pocache.csac.admission";

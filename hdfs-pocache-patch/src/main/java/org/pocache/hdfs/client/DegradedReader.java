@@ -409,6 +409,18 @@ final class DegradedReader {
   }
 
   /**
+   * Whether data piece (s, other) can only be read from DataNodes that also hold data
+   * piece (s, i): a rebuild of i that needs it waits on the DataNode i is slow on.
+   * With replication 1 and HDFS's random placement, blocks of one stripe often share a
+   * DataNode.
+   */
+  boolean sameDataNodes(long s, int i, int other) {
+    List<String> slow = locations.of(s, i);
+    List<String> input = locations.of(s, other);
+    return !slow.isEmpty() && !input.isEmpty() && slow.containsAll(input);
+  }
+
+  /**
    * Whether to leave data piece (s, i) to parity from its first byte: its DataNodes are
    * listed, or were late for this client (see {@link SlowSources#skip}).
    */

@@ -44,6 +44,7 @@ import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.WriteExclusions;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReservationProto;
@@ -77,6 +78,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private static final int LOOKUP_THREADS = 16;
 
   private boolean pocacheEnabled;
+  private WriteExclusions writeExclusions;
   private Configuration conf;
   private ManagerClient manager;
   private volatile RedisParityStore store;
@@ -129,6 +131,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(conf::get); // validate the Redis keys now, naming any bad one
+    writeExclusions = WriteExclusions.from(conf);
     slowSources = new SlowSources(this::stragglers);
     readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
         PoCacheConfigKeys.READ_FILL_MAX_DEFAULT, 0, Long.MAX_VALUE);
@@ -231,6 +234,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     try {
       String path = makeQualified(f).toUri().getPath();
+      if (writeExclusions.excludedBy(path) != null) {
+        return hdfsOut; // a staging or task-attempt file: not worth a Manager call
+      }
       AdmitWriteResponseProto a = manager.admitWrite(path, 0);
       if (!a.hasReservation()) {
         return hdfsOut;

@@ -396,8 +396,9 @@ final class SequentialReader implements Closeable {
 
   /**
    * Whether parity can stand in for this subblock: its stripe's parity is cached and
-   * fewer than m of the other pieces of its substripe sit on listed stragglers or on
-   * blocks this stream already found slow.
+   * fewer than m of the other pieces of its substripe sit on listed stragglers, on
+   * blocks this stream already found slow, or on the subblock's own DataNode (whose
+   * slowness a rebuild would then share).
    */
   private boolean rescuable(Slot s) {
     if (s.len == 0 || unrescuable.contains(blockOf(s.g))) {
@@ -415,8 +416,9 @@ final class SequentialReader implements Closeable {
       if (x == a.dataIndex || layout.storedLength(a.stripe, a.substripe, x) == 0) {
         continue;
       }
-      if (rebuiltBlocks.contains(firstBlock + x) || rebuilds.listedStraggler(a.stripe, x)) {
-        slowOthers++;
+      if (rebuiltBlocks.contains(firstBlock + x) || rebuilds.listedStraggler(a.stripe, x)
+          || rebuilds.sameDataNodes(a.stripe, a.dataIndex, x)) {
+        slowOthers++; // a rebuild would wait on it
       }
     }
     return slowOthers < m;

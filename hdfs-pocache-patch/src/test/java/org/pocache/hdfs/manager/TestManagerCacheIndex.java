@@ -143,6 +143,55 @@ public class TestManagerCacheIndex {
     }
   }
 
+  /**
+   * A write of unknown size reserves the parity of one stripe, and the reservation grows
+   * with the file as the NameNode sees its blocks; the commit accounts for what was
+   * stored. (Each write used to reserve the parity of the largest cacheable file, so a
+   * few concurrent writers held the whole cache and evicted everything else.)
+   */
+  @Test
+  public void aWritesReservationGrowsWithItsFile() throws Exception {
+    Path p = new Path("/index/grow/a");
+    long b = ManagerCluster.BLOCK;
+    AdmitWriteResponseProto a;
+    try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, b)) {
+      a = manager.admitWrite(p.toString(), 0);
+      assertTrue(a.getReason(), a.hasReservation());
+      assertEquals("one stripe of k = 4 blocks: m = 1 block of parity", b, reservedFor(p));
+      out.write(new byte[(int) (6 * b)]);
+      out.hflush();
+      // Five blocks complete and the sixth being written: two stripes, two blocks of parity.
+      GenericTestUtils.waitFor(() -> reservedFor(p) == 2 * b, 20, 1_000);
+    }
+    manager.commit(a.getReservation().getId(), a.getReservation().getParity().getFileId(), 6 * b, 2 * b);
+    DescriptorProto d = manager.getDescriptor(p.toString()).getParity();
+    assertEquals(2 * b, d.getParityBytes());
+  }
+
+  private static long reservedFor(Path p) {
+    try {
+      for (DescriptorProto d : manager.listCached(p.toString(), 10).getDescriptorsList()) {
+        if (d.getPath().equals(p.toString())) {
+          return d.getParityBytes();
+        }
+      }
+      return -1;
+    } catch (IOException e) {
+      return -2;
+    }
+  }
+
+  /** Staging files and task outputs not yet committed are not cached on write, whoever asks. */
+  @Test
+  public void taskOutputsAreNotAdmittedOnWrite() throws Exception {
+    Path p = new Path("/index/excluded/_temporary/0/_temporary/attempt_1/part-00000");
+    try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+      AdmitWriteResponseProto a = manager.admitWrite(p.toString(), 0);
+      assertFalse(a.hasReservation());
+      assertTrue(a.getReason(), a.getReason().contains("not cached on write"));
+    }
+  }
+
   @Test
   public void badInputIsRefusedAndTheManagerKeepsServing() throws Exception {
     Path p = new Path("/index/bad/a");

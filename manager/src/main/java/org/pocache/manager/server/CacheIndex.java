@@ -170,6 +170,17 @@ final class CacheIndex {
     return byFile.values();
   }
 
+  /** Open reservations of writes (not fills). */
+  List<Entry> openWrites() {
+    List<Entry> out = new ArrayList<>();
+    for (Entry e : byReservation.values()) {
+      if (e.state == CacheStateProto.RESERVED) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
   /** Reservations past their expiry, removed from the index. */
   List<Entry> expire(long nowMillis) {
     List<Entry> out = new ArrayList<>();

@@ -34,6 +34,7 @@ import org.pocache.csac.ParityFootprint;
 import org.pocache.csac.policy.Policies;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.WriteExclusions;
 import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
@@ -88,6 +89,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private final int subblock;
   private final long capacity;
   private final long maxFileBytes;
+  private final WriteExclusions writeExclusions;
   private final long reservationTtl;
   private final int prefetchCandidates;
   private final double prefetchRatio;
@@ -138,6 +140,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         PoCacheConfigKeys.CACHE_CAPACITY_DEFAULT, 1, Long.MAX_VALUE);
     maxFileBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.CACHE_MAX_FILE_KEY,
         PoCacheConfigKeys.CACHE_MAX_FILE_DEFAULT, 1, Long.MAX_VALUE);
+    writeExclusions = WriteExclusions.from(conf);
     reservationTtl = PoCacheConfig.getLong(conf, PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY,
         PoCacheConfigKeys.MANAGER_RESERVATION_TTL_DEFAULT, 1, Long.MAX_VALUE);
     prefetchCandidates = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CSAC_PREFETCH_CANDIDATES_KEY,
@@ -296,8 +299,14 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
       FileInfo f = namespace.open(checkPath(path));
       Code code = codeFor(f);
-      long size = expectedMaxBytes == 0 ? maxFileBytes : expectedMaxBytes;
+      // A write of unknown size reserves the parity of one stripe (k blocks) and grows
+      // with the file (growReservations); reserving for the largest cacheable file, as
+      // paper 4.2 does, let four writers hold a 1 GiB cache and evict everything else.
+      long size = expectedMaxBytes == 0 ? Math.min(maxFileBytes, (long) code.k * f.blockSize) : expectedMaxBytes;
+      String excludedBy = writeExclusions.excludedBy(f.path != null ? f.path : path);
       String refusal = !ready ? "the cache is unavailable (Redis down or the index is being rebuilt)"
+          : excludedBy != null ? "files under " + excludedBy + " directories are not cached on write ("
+              + PoCacheConfigKeys.WRITE_EXCLUDE_DIRS_KEY + ")"
           : !code.cacheable ? code.why
           : f.complete ? path + " is not open for write"
           : size > maxFileBytes ? "expected size " + size + " exceeds " + PoCacheConfigKeys.CACHE_MAX_FILE_KEY + " = "
@@ -354,7 +363,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
           : e.state == CacheStateProto.FILLING
               && (f.modificationTime != e.modificationTime || f.blocksDigest != e.blocksDigest)
               ? e.path + " changed while its parity was being filled"
-          : parityBytes > e.parityBytes ? parityBytes + " parity bytes exceed the " + e.parityBytes + " reserved"
+          : length > maxFileBytes ? e.path + " has " + length + " bytes, more than " + PoCacheConfigKeys.CACHE_MAX_FILE_KEY
+              + " = " + maxFileBytes
           : parityBytes > ParityFootprint.parityBytes(length, e.blockSize, e.k, e.m)
               ? parityBytes + " parity bytes is more than a file of " + length + " bytes has"
           : null;
@@ -370,8 +380,13 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
               + index.closedAs(reservationId));
         }
         boolean wasFill = e.state == CacheStateProto.FILLING;
-        csac.remove(fileId); // trim the reservation to what was stored
-        csac.insert(new FileRef(fileId, Math.max(1, parityBytes), f.dataNodes.toArray(new String[0])));
+        // Trim the reservation to what was stored, or grow it to that (evicting as needed)
+        // if the file outgrew it since the last tick.
+        csac.remove(fileId);
+        List<CacheIndex.Entry> victims = evictLocked(
+            csac.insert(new FileRef(fileId, Math.max(1, parityBytes), f.dataNodes.toArray(new String[0]))),
+            Collections.<CacheIndex.Entry>emptyList());
+        submitDeletesLocked(victims);
         index.closeReservation(e, "committed");
         e.state = CacheStateProto.CACHED;
         e.path = f.path != null ? f.path : e.path;
@@ -863,6 +878,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         sweepDeletedFiles();
       }
       expireReservations();
+      if (ready) {
+        growReservations();
+      }
     } catch (Throwable t) {
       if (namespace != null && !namespace.available()) {
         // The NameNode closes its namesystem before it stops its plugins: nothing to report.
@@ -1001,6 +1019,59 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private void retryDeletes() {
     for (int n = pendingDeletes.size(); n > 0; n--) {
       deleteKeys(pendingDeletes.poll());
+    }
+  }
+
+  /**
+   * Grows each write's reservation with its file: to the parity of what the NameNode
+   * says is written plus the block being written, evicting as needed. A write that
+   * outgrows the largest cacheable file loses its reservation (the write goes on).
+   */
+  private void growReservations() {
+    List<CacheIndex.Entry> open;
+    state.lock();
+    try {
+      open = index.openWrites();
+    } finally {
+      state.unlock();
+    }
+    for (CacheIndex.Entry e : open) {
+      FileInfo f;
+      try {
+        f = namespace.byId(e.fileId);
+      } catch (IOException | RuntimeException x) {
+        continue; // the next tick tries again
+      }
+      if (f == null || f.complete) {
+        continue; // the commit or the sweep ends it
+      }
+      if (f.length > maxFileBytes) {
+        try {
+          abort(e.reservationId, e.path + " grew past " + PoCacheConfigKeys.CACHE_MAX_FILE_KEY + " = " + maxFileBytes);
+        } catch (IOException x) {
+          LOG.debug("Reservation {} ended before it could be aborted: {}", e.reservationId, x.toString());
+        }
+        continue;
+      }
+      long need = Math.max(1, ParityFootprint.parityBytes(Math.min(maxFileBytes, f.length + f.blockSize),
+          e.blockSize, e.k, e.m));
+      if (need <= e.parityBytes) {
+        continue;
+      }
+      state.lock();
+      try {
+        if (index.reservation(e.reservationId) != e) {
+          continue; // committed or aborted meanwhile
+        }
+        csac.remove(e.fileId);
+        List<CacheIndex.Entry> victims = evictLocked(
+            csac.insert(new FileRef(e.fileId, need, f.dataNodes.toArray(new String[0]))),
+            Collections.<CacheIndex.Entry>emptyList());
+        e.parityBytes = need;
+        submitDeletesLocked(victims);
+      } finally {
+        state.unlock();
+      }
     }
   }
 

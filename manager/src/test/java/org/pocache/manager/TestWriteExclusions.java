@@ -1,0 +1,49 @@
+package org.pocache.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.Test;
+
+public class TestWriteExclusions {
+  private static WriteExclusions with(String value) {
+    Configuration c = new Configuration(false);
+    if (value != null) {
+      c.set(PoCacheConfigKeys.WRITE_EXCLUDE_DIRS_KEY, value);
+    }
+    return WriteExclusions.from(c);
+  }
+
+  @Test
+  public void stagingAndTaskOutputsAreExcludedByDefault() {
+    WriteExclusions x = with(null);
+    assertEquals(".staging", x.excludedBy("/tmp/hadoop-yarn/staging/alice/.staging/job_1_0001/job.jar"));
+    assertEquals("_temporary", x.excludedBy("/out/_temporary/0/_temporary/attempt_1_m_000000_0/part-00000"));
+    assertNull(x.excludedBy("/out/part-00000"));
+    assertNull("a file named like a directory is not under it", x.excludedBy("/out/_temporary"));
+    assertNull(x.excludedBy("/x/.stagingarea/y"));
+    assertNull(x.excludedBy("/"));
+  }
+
+  @Test
+  public void operatorsChooseTheNames() {
+    WriteExclusions x = with(" tmp , scratch ");
+    assertEquals("scratch", x.excludedBy("/a/scratch/b"));
+    assertNull(x.excludedBy("/out/_temporary/0/part-0"));
+    assertNull(with("").excludedBy("/a/.staging/b"));
+  }
+
+  @Test
+  public void aPathIsRefusedNamingTheKey() {
+    try {
+      with(".staging,/user/tmp");
+      fail("a path was accepted as a directory name");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(PoCacheConfigKeys.WRITE_EXCLUDE_DIRS_KEY));
+      assertTrue(e.getMessage(), e.getMessage().contains("/user/tmp"));
+    }
+  }
+}
