@@ -61,6 +61,16 @@ cmp -s "$tmp/data" "$tmp/back" && ok "hdfs dfs -cat reads the same bytes" || fai
 out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
 [[ "$out" =~ Hits:\ +[1-9] ]] && ok "the read was a cache hit" || fail "no hit recorded: $out"
 
+# A file written without POCache is cached by its first reader, even one that exits at once:
+# `hdfs dfs -cat` fills the parity as it reads, and its FileSystem's close waits for the commit.
+"$POCACHE" cluster hdfs dfs -D fs.hdfs.impl=org.apache.hadoop.hdfs.DistributedFileSystem \
+  -D dfs.blocksize=1048576 -put "$tmp/data" /plain >/dev/null 2>&1 || fail "put /plain"
+"$POCACHE" cluster hdfs dfs -cat /plain >"$tmp/back" 2>/dev/null
+cmp -s "$tmp/data" "$tmp/back" || fail "-cat of /plain returned other bytes"
+out=$("$POCACHE" cluster jar "$jar" -ls /plain 2>&1)
+[[ "$out" == *"CACHED "*"/plain"* ]] && ok "hdfs dfs -cat filled the parity of an uncached file" \
+  || fail "an uncached file read by -cat was not cached: $out"
+
 for kind in net cpu; do
   "$POCACHE" cluster straggler on 2 --kind $kind --factor 10 >/dev/null 2>&1 || fail "straggler on ($kind)"
   "$POCACHE" cluster hdfs dfs -cat /data >"$tmp/back" 2>/dev/null

@@ -161,7 +161,7 @@ public final class PoCacheConfigKeys {
 
   /** Directory names whose files are not cached on write (still cached when read). */
   public static final String WRITE_EXCLUDE_DIRS_KEY = "dfs.pocache.write.exclude.dirs";
-  public static final String WRITE_EXCLUDE_DIRS_DEFAULT = ".staging,_temporary";
+  public static final String WRITE_EXCLUDE_DIRS_DEFAULT = ".staging";
 
   /** CSAC admission policy G_a while no straggler is known: cache-upon-access, tinylfu or size-aware. */
   public static final String CSAC_ADMISSION_KEY = "dfs.pocache.csac.admission";

@@ -18,21 +18,21 @@ public class TestWriteExclusions {
   }
 
   @Test
-  public void stagingAndTaskOutputsAreExcludedByDefault() {
+  public void stagingIsExcludedByDefaultTaskOutputsAreNot() {
     WriteExclusions x = with(null);
     assertEquals(".staging", x.excludedBy("/tmp/hadoop-yarn/staging/alice/.staging/job_1_0001/job.jar"));
-    assertEquals("_temporary", x.excludedBy("/out/_temporary/0/_temporary/attempt_1_m_000000_0/part-00000"));
+    assertNull(x.excludedBy("/out/_temporary/0/_temporary/attempt_1_m_000000_0/part-00000"));
     assertNull(x.excludedBy("/out/part-00000"));
-    assertNull("a file named like a directory is not under it", x.excludedBy("/out/_temporary"));
+    assertNull("a file named like a directory is not under it", x.excludedBy("/job/.staging"));
     assertNull(x.excludedBy("/x/.stagingarea/y"));
     assertNull(x.excludedBy("/"));
   }
 
   @Test
   public void operatorsChooseTheNames() {
-    WriteExclusions x = with(" tmp , scratch ");
-    assertEquals("scratch", x.excludedBy("/a/scratch/b"));
-    assertNull(x.excludedBy("/out/_temporary/0/part-0"));
+    WriteExclusions x = with(" .staging , _temporary ");
+    assertEquals("_temporary", x.excludedBy("/out/_temporary/0/_temporary/attempt_1_m_000000_0/part-00000"));
+    assertNull(x.excludedBy("/out/part-00000"));
     assertNull(with("").excludedBy("/a/.staging/b"));
   }
 

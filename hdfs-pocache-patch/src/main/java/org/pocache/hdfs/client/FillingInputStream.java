@@ -3,6 +3,7 @@ package org.pocache.hdfs.client;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,7 +42,7 @@ final class FillingInputStream extends FSInputStream
   private final DescriptorProto d;
   private final ParityEncoder encoder;
   private final ManagerClient manager;
-  private final ExecutorService pool;
+  private final Executor pool;
   private final AtomicLong committed;
   private final long fileLength;
   /** Guarded by encoder's monitor. */
@@ -50,7 +51,7 @@ final class FillingInputStream extends FSInputStream
   private boolean closed;
 
   FillingInputStream(DFSInputStream in, long reservationId, DescriptorProto d, ParityEncoder encoder,
-      ManagerClient manager, ExecutorService pool, AtomicLong committed) {
+      ManagerClient manager, Executor pool, AtomicLong committed) {
     this.in = in;
     this.reservationId = reservationId;
     this.d = d;
@@ -256,7 +257,10 @@ final class FillingInputStream extends FSInputStream
     }
   }
 
-  /** Uploads the rest and commits, on the pool: closing never waits for Redis. */
+  /**
+   * Uploads the rest and commits, on the pool: closing never waits for Redis (the
+   * FileSystem's close waits for it, briefly, so a client that exits still commits).
+   */
   private void finishLater() {
     Runnable finish = () -> {
       try {

@@ -99,6 +99,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong readerFills = new AtomicLong();
   private final AtomicLong readerFillsCommitted = new AtomicLong();
   private final AtomicLong readSubstripes = new AtomicLong();
+  /** Commits, notices and reports started and not yet done (see {@link #finishLater}). */
+  private final java.util.concurrent.atomic.AtomicInteger pendingWork = new java.util.concurrent.atomic.AtomicInteger();
+  /** How long {@link #close} waits for them. */
+  private static final long CLOSE_WAIT_MILLIS = 5_000;
   private final AtomicLong decodedSubstripes = new AtomicLong();
   private long readFillMaxBytes;
   private double deadlineFactor;
@@ -273,7 +277,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     boolean deleted = super.delete(f, recursive);
     if (deleted && pocacheEnabled) {
       try {
-        pool.execute(() -> {
+        finishLater(() -> {
           try {
             manager.forgetDeleted(path);
           } catch (IOException | RuntimeException e) {
@@ -487,7 +491,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
     readerFills.incrementAndGet();
     return new FSDataInputStream(new FillingInputStream(in, fill.getId(), d, new ParityEncoder(d, s, coder, buffers),
-        manager, pool, readerFillsCommitted));
+        manager, this::finishLater, readerFillsCommitted));
   }
 
   /**
@@ -551,7 +555,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         .setGeneration(d.getGeneration()).setOutcome(outcome).addAllObservations(slowSources.drainObservations())
         .build();
     try {
-      pool.execute(() -> {
+      finishLater(() -> {
         try {
           manager.reportRead(r);
         } catch (IOException | RuntimeException e) {
@@ -563,6 +567,52 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
   }
 
+  /**
+   * Runs work that must outlive the call that started it (a reader fill's last upload
+   * and commit, a delete notice, a read report) on the pool, off the caller's thread;
+   * {@link #close} waits for it, at most {@value #CLOSE_WAIT_MILLIS} ms, so a client
+   * that exits right away (hdfs dfs -cat, -rm) still gets it done.
+   */
+  private void finishLater(Runnable work) {
+    pendingWork.incrementAndGet();
+    Runnable tracked = () -> {
+      try {
+        work.run();
+      } finally {
+        if (pendingWork.decrementAndGet() == 0) {
+          synchronized (pendingWork) {
+            pendingWork.notifyAll();
+          }
+        }
+      }
+    };
+    try {
+      pool.execute(tracked);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      pendingWork.decrementAndGet();
+      throw e;
+    }
+  }
+
+  private void awaitPendingWork() {
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+    synchronized (pendingWork) {
+      while (pendingWork.get() > 0) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          LOG.debug("Closing with {} POCache commits or notices unfinished", pendingWork.get());
+          return;
+        }
+        try {
+          pendingWork.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
   @Override
   public void close() throws IOException {
     if (proactiveOpens.get() > 0 || cachedWrites.get() > 0 || fallbacks() > 0) {
@@ -570,6 +620,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors), {} cached writes ({} abandoned),"
           + " {} reader fills", proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(),
           fallbacks(), staleDescriptors.get(), cachedWrites.get(), abandonedWrites.get(), readerFills.get());
+    }
+    if (pool != null) {
+      awaitPendingWork();
     }
     try {
       super.close();

@@ -181,10 +181,10 @@ public class TestManagerCacheIndex {
     }
   }
 
-  /** Staging files and task outputs not yet committed are not cached on write, whoever asks. */
+  /** Job staging files are not cached on write, whoever asks. */
   @Test
-  public void taskOutputsAreNotAdmittedOnWrite() throws Exception {
-    Path p = new Path("/index/excluded/_temporary/0/_temporary/attempt_1/part-00000");
+  public void stagingFilesAreNotAdmittedOnWrite() throws Exception {
+    Path p = new Path("/index/excluded/.staging/job_1_0001/job.split");
     try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
       AdmitWriteResponseProto a = manager.admitWrite(p.toString(), 0);
       assertFalse(a.hasReservation());
