@@ -2,7 +2,9 @@ package org.pocache.manager.server;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.pocache.csac.detect.StragglerDetector;
@@ -22,6 +24,13 @@ import org.slf4j.LoggerFactory;
  * client observations find slow paths (a bad link) that a DataNode's own clock
  * cannot see. Each detector synchronizes on itself, so heartbeats and reports
  * from many RPC handler threads and readers of the list are safe.
+ *
+ * <p>A DataNode is listed only once {@value #CONFIRMATIONS} successive samples of it
+ * were flagged. A single sample is one interval of one DataNode's reads, and under
+ * load one interval often looks slow on a healthy DataNode (two readers sharing it, a
+ * long read that finished in that interval); listing it sends every reader of its
+ * blocks to parity, which costs the other DataNodes k - 1 reads per piece. A real
+ * straggler is slow in every sample and is listed one interval later.
  */
 public final class StragglerMonitor {
   private static final Logger LOG = LoggerFactory.getLogger(StragglerMonitor.class);
@@ -30,10 +39,15 @@ public final class StragglerMonitor {
    * millisecond or less, and TotalReadTime-like granularity would make noise.
    */
   public static final long MIN_CLIENT_SAMPLE_BYTES = 1 << 20;
+  /** Successive flagged samples of a DataNode before it is listed. */
+  public static final int CONFIRMATIONS = 2;
 
   private final StragglerDetector heartbeats;
   private final StragglerDetector clientReads;
   private final LongSupplier clock;
+  /** Flagged samples in a row, per DataNode, of heartbeats and of client reads. */
+  private final Map<String, Integer> slowHeartbeats = new ConcurrentHashMap<>();
+  private final Map<String, Integer> slowReads = new ConcurrentHashMap<>();
   /** The list last returned, to log each change once. */
   private volatile String lastLogged = "[] []";
 
@@ -57,6 +71,9 @@ public final class StragglerMonitor {
       throw new IOException("heartbeat without a DataNode name");
     }
     report(heartbeats, dataNode, bytesRead, serviceMillis, "heartbeat");
+    if (bytesRead > 0 && serviceMillis > 0) {
+      judge(heartbeats, slowHeartbeats, dataNode);
+    }
   }
 
   /**
@@ -69,7 +86,30 @@ public final class StragglerMonitor {
     }
     if (bytes >= MIN_CLIENT_SAMPLE_BYTES || bytes < 0 || !(millis >= 0)) {
       report(clientReads, dataNode, bytes, millis, "read report");
+      if (millis > 0) {
+        judge(clientReads, slowReads, dataNode);
+      }
     }
+  }
+
+  /** Counts a fresh sample of {@code dataNode} as flagged or not. */
+  private void judge(StragglerDetector detector, Map<String, Integer> runs, String dataNode) {
+    if (detector.stragglers(clock.getAsLong()).contains(dataNode)) {
+      runs.merge(dataNode, 1, (a, b) -> Math.min(a + b, CONFIRMATIONS));
+    } else {
+      runs.remove(dataNode);
+    }
+  }
+
+  /** The detector's flagged DataNodes whose last {@link #CONFIRMATIONS} samples were all flagged. */
+  private static Set<String> confirmed(Set<String> flagged, Map<String, Integer> runs) {
+    Set<String> out = new TreeSet<>();
+    for (String dn : flagged) {
+      if (runs.getOrDefault(dn, 0) >= CONFIRMATIONS) {
+        out.add(dn);
+      }
+    }
+    return out;
   }
 
   private void report(StragglerDetector detector, String dataNode, long bytes, double millis, String what)
@@ -83,8 +123,8 @@ public final class StragglerMonitor {
 
   public StragglerList getStragglers() {
     long now = clock.getAsLong();
-    Set<String> disk = heartbeats.stragglers(now);
-    Set<String> seen = clientReads.stragglers(now);
+    Set<String> disk = confirmed(heartbeats.stragglers(now), slowHeartbeats);
+    Set<String> seen = confirmed(clientReads.stragglers(now), slowReads);
     Set<String> both = new TreeSet<>(disk);
     both.addAll(seen);
     String shown = new TreeSet<>(disk) + " " + new TreeSet<>(seen);

@@ -53,20 +53,42 @@ public class TestStragglerMonitor {
   @Test
   public void eachSourceFindsItsOwnStraggler() throws IOException {
     StragglerMonitor m = monitor();
-    for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4", "dn5")) {
-      m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn4") ? 6.4 : 64), 8); // dn4: a slow disk
+    for (int round = 0; round < StragglerMonitor.CONFIRMATIONS; round++) {
+      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4", "dn5")) {
+        m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn4") ? 6.4 : 64), 8); // dn4: a slow disk
+      }
     }
     assertEquals(Collections.singletonList("dn4"), m.getStragglers().dataNodes);
     // dn1's disk is fine, but clients see it at a tenth of the others (a bad link).
-    m.observe("dn0", 8 * MIB, millisFor(30));
-    m.observe("dn1", 8 * MIB, millisFor(3));
-    m.observe("dn2", 8 * MIB, millisFor(31));
-    m.observe("dn3", 8 * MIB, millisFor(29));
+    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      m.observe("dn0", 8 * MIB, millisFor(30));
+      m.observe("dn1", 8 * MIB, millisFor(3));
+      m.observe("dn2", 8 * MIB, millisFor(31));
+      m.observe("dn3", 8 * MIB, millisFor(29));
+    }
     assertEquals(Arrays.asList("dn1", "dn4"), m.getStragglers().dataNodes);
     assertEquals("median-mad", m.getStragglers().detector);
     // Operators see which source flagged each one.
     assertEquals(Collections.singletonList("dn4"), m.getStragglers().byHeartbeats);
     assertEquals(Collections.singletonList("dn1"), m.getStragglers().byClientReads);
+  }
+
+  /**
+   * One slow interval of a healthy DataNode (two readers sharing it, a long read ending
+   * in that interval) does not list it: every reader of its blocks would go to parity.
+   */
+  @Test
+  public void oneSlowSampleDoesNotListADataNode() throws IOException {
+    StragglerMonitor m = monitor();
+    for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4")) {
+      m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn2") ? 6.4 : 64), 8);
+    }
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+    m.heartbeat("dn2", 8 * MIB, millisFor(64), 8); // its next interval is normal
+    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8); // slow again, once
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8); // and again: a straggler
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
   }
 
   @Test
