@@ -78,7 +78,7 @@ public class TestManagerCacheIndex {
     assertEquals(2, d.getStripes()); // 5 blocks: a full stripe and a short one
     assertEquals(ManagerCluster.BLOCK / ManagerCluster.SUBBLOCK, d.getSubstripesPerStripe());
     assertEquals(0b11, d.getCachedStripes().byteAt(0));
-    assertEquals(ManagerCluster.BLOCK + 1000, d.getParityBytes()); // trimmed from the max-file reservation
+    assertEquals(ManagerCluster.BLOCK + 1000, d.getParityBytes()); // what was stored, past the one-stripe reservation
     assertTrue(cluster.parityExists(d));
     // The Redis index holds it, for a restarted Manager (written in the background after the commit).
     org.apache.hadoop.test.GenericTestUtils.waitFor(() -> {
@@ -190,6 +190,21 @@ public class TestManagerCacheIndex {
       assertFalse(a.hasReservation());
       assertTrue(a.getReason(), a.getReason().contains("not cached on write"));
     }
+  }
+
+  /** Parity follows a rename (hdfs dfs -put writes x._COPYING_); the index shows the new name once it is read. */
+  @Test
+  public void aRenamedFileIsListedUnderItsNewName() throws Exception {
+    Path copying = new Path("/index/rename/data._COPYING_");
+    Path p = new Path("/index/rename/data");
+    DescriptorProto reserved = cluster.writeCached(manager, copying, FILE, 3);
+    assertTrue(cluster.hdfs.fs().rename(copying, p));
+    GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
+    assertTrue(r.getDecision(), r.hasParity());
+    assertEquals(reserved.getGeneration(), r.getParity().getGeneration());
+    assertEquals(p.toString(), r.getParity().getPath());
+    assertEquals(FILE / 4, reservedFor(p));
+    assertEquals(-1, reservedFor(copying));
   }
 
   @Test

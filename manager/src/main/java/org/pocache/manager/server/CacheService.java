@@ -238,6 +238,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         metrics.invalidations.incrementAndGet();
         e = null;
       }
+      if (e != null) {
+        followRenameLocked(e, f);
+      }
       if (ref == null) {
         decision = code.why;
       } else {
@@ -1179,9 +1182,29 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         if (e != null && e.state == CacheStateProto.CACHED && !e.matches(f)) {
           metrics.invalidations.incrementAndGet();
           submitDeletesLocked(Collections.singletonList(dropLocked(e, f == null ? "deleted" : "changed")));
+        } else if (e != null && f != null) {
+          followRenameLocked(e, f);
         }
       } finally {
         state.unlock();
+      }
+    }
+  }
+
+  /**
+   * The index is keyed by inode id, which a rename keeps; the path it shows (admin
+   * -ls, descriptors) is brought up to date whenever the NameNode answers for the file
+   * under another name (hdfs dfs -put writes x._COPYING_, jobs write task outputs under
+   * _temporary and rename them).
+   */
+  private void followRenameLocked(CacheIndex.Entry e, FileInfo f) {
+    if (f.path != null && !f.path.equals(e.path)) {
+      e.path = f.path;
+      if (e.state == CacheStateProto.CACHED) {
+        e.served = null;
+        DescriptorProto d = e.toProto(redisSettings.prefix);
+        long id = e.fileId;
+        submitLocked(() -> store().indexPut(id, d.toByteArray()));
       }
     }
   }
