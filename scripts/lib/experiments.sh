@@ -34,6 +34,9 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       sequential (hdfs dfs -cat), per-block (one task per split) and whole-file positional
       reads of six 64 MiB files in 16 MiB blocks, stock HDFS vs POCache, without and with
       a straggler
+  plot [--out F.png] [JSON...]
+      draws the job experiments' JSON (default: target/cluster/results/mapreduce.json and
+      spark.json, whichever exist) as one bar chart of POCache / stock HDFS job times
 USAGE
 }
 
@@ -91,7 +94,7 @@ ex_ensure_cached() { # hdfs path...
         | while read -r f; do grep -qE "^CACHED .* $f\$" <<<"$listing" || echo "$f"; done)
       [[ -z "$missing" ]] && break
       if ((t == 1)); then
-        say "experiment: parity of $p is not cached (a restarted Redis keeps none); reading it once through POCache"
+        say "experiment: the Manager does not list all of $p as cached (a restarted Redis keeps no parity); reading it once through POCache"
         local f
         for f in $missing; do
           cl_hdfs dfs -D fs.hdfs.impl=$POCACHE_FS -cat "$f" >/dev/null 2>&1 || true
@@ -155,21 +158,28 @@ ex_mapreduce() {
   for j in ${jobs//,/ }; do
     case "$j" in wordcount) ex_ensure_cached /ex/wc-in ;; sort) ex_ensure_cached /ex/sort-in ;; terasort) ex_ensure_cached /ex/tera-in ;; esac
   done
-  local dn=$straggler
-  if [[ $dn == auto ]]; then
-    local first=${jobs%%,*}
-    case "$first" in wordcount) dn=$(ex_pick_straggler /ex/wc-in) ;; sort) dn=$(ex_pick_straggler /ex/sort-in) ;; *) dn=$(ex_pick_straggler /ex/tera-in) ;; esac
-    dn=${dn:-1}
-  fi
+  # --straggler auto slows, for each job, the DataNode that matters to that job's input.
+  local -A dn_of=()
+  local dns=""
+  for j in ${jobs//,/ }; do
+    if [[ $straggler == auto ]]; then
+      case "$j" in wordcount) dn_of[$j]=$(ex_pick_straggler /ex/wc-in) ;; sort) dn_of[$j]=$(ex_pick_straggler /ex/sort-in) ;;
+        *) dn_of[$j]=$(ex_pick_straggler /ex/tera-in) ;; esac
+      dn_of[$j]=${dn_of[$j]:-1}
+    else
+      dn_of[$j]=$straggler
+    fi
+    dns="${dns:+$dns,}$j:${dn_of[$j]}"
+  done
   local state mode r fs ms out log ref
   for state in none straggler; do
-    if [[ $state == straggler ]]; then
-      cl_straggler on "$dn" --factor "$factor" >/dev/null
-      say "experiment mapreduce: DataNode $dn is a straggler (1/$factor of the others' rate)"
-    else
-      cl_straggler off >/dev/null
-    fi
+    cl_straggler off >/dev/null
     for j in ${jobs//,/ }; do
+      if [[ $state == straggler ]]; then
+        cl_straggler off >/dev/null
+        cl_straggler on "${dn_of[$j]}" --factor "$factor" >/dev/null
+        say "experiment mapreduce: $j: DataNode ${dn_of[$j]} is a straggler (1/$factor of the others' rate)"
+      fi
       for ((r = 1; r <= repeats; r++)); do
         local order=(vanilla pocache)
         ((r % 2 == 0)) && order=(pocache vanilla)
@@ -205,7 +215,7 @@ ex_mapreduce() {
     done
   done
   cl_straggler off >/dev/null
-  python3 "$POCACHE_HOME/scripts/lib/summarize.py" mapreduce "$rows" "$json" "$dn" "$factor" "$input" "$block"
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" mapreduce "$rows" "$json" "$dns" "$factor" "$input" "$block"
 }
 
 ex_reads() {
@@ -365,6 +375,27 @@ ex_spark() {
   python3 "$POCACHE_HOME/scripts/lib/summarize.py" spark "$rows" "$json" "$dn" "$factor" "$input" "$block"
 }
 
+ex_plot() {
+  local out="$CLUSTER_DIR/results/jobs.png" files=() f
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --out) out=$2; shift 2 ;;
+      -*) ex_usage >&2; die "experiment plot: unknown option '$1'" ;;
+      *) [[ -f "$1" ]] || die "experiment plot: no such file: $1"; files+=("$1"); shift ;;
+    esac
+  done
+  if [[ ${#files[@]} -eq 0 ]]; then
+    for f in "$CLUSTER_DIR/results/mapreduce.json" "$CLUSTER_DIR/results/spark.json"; do
+      [[ -f "$f" ]] && files+=("$f")
+    done
+  fi
+  [[ ${#files[@]} -gt 0 ]] || die "experiment plot: no results yet; run 'pocache experiment mapreduce|spark' first"
+  stale && build
+  mkdir -p "$(dirname "$out")"
+  "$JAVA" -cp "$POCACHE_HOME/experiments/target/classes:$(cat "$POCACHE_HOME/experiments/target/classpath.txt")" \
+    org.pocache.experiments.cluster.JobChart "$out" "${files[@]}"
+}
+
 cmd_experiment() {
   local name=${1:-}
   [[ $# -gt 0 ]] && shift
@@ -373,6 +404,7 @@ cmd_experiment() {
     mapreduce) ex_mapreduce "$@" ;;
     reads) stale && build; ex_reads "$@" ;;
     spark) ex_spark "$@" ;;
+    plot) ex_plot "$@" ;;
     ""|help|--help) ex_usage ;;
     *) ex_usage >&2; die "experiment: unknown experiment '$name'" ;;
   esac

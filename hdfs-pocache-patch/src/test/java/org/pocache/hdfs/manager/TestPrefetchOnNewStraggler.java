@@ -14,6 +14,7 @@ import org.junit.Test;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.server.StragglerMonitor;
 
 /**
  * Algorithm 1, lines 28-41, in the Manager: while a straggler is known, a file on
@@ -63,15 +64,21 @@ public class TestPrefetchOnNewStraggler {
     }
   }
 
-  /** One service-rate sample per DataNode: about 100 MB/s, the slow ones 10. */
+  /**
+   * Service-rate samples of every DataNode, about 100 MB/s and the slow ones 10, as
+   * many rounds as the Manager needs to list a slow one: its samples are judged once
+   * every DataNode has one, and listed after that many flagged in a row.
+   */
   private static void heartbeats(ManagerClient m, String[] dn, int... slow) throws Exception {
-    for (int i = 0; i < dn.length; i++) {
-      boolean isSlow = false;
-      for (int s : slow) {
-        isSlow |= s == i;
+    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      for (int i = 0; i < dn.length; i++) {
+        boolean isSlow = false;
+        for (int s : slow) {
+          isSlow |= s == i;
+        }
+        long bytes = isSlow ? 10_000_000L : 100_000_000L + i * 1_000_000L;
+        m.heartbeat(dn[i], bytes, 1000.0, 100);
       }
-      long bytes = isSlow ? 10_000_000L : 100_000_000L + i * 1_000_000L;
-      m.heartbeat(dn[i], bytes, 1000.0, 100);
     }
   }
 
