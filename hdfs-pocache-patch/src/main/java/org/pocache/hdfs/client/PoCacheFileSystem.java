@@ -100,7 +100,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong readerFillsCommitted = new AtomicLong();
   private final AtomicLong readSubstripes = new AtomicLong();
   /** Commits, notices and reports started and not yet done (see {@link #finishLater}). */
-  private final java.util.concurrent.atomic.AtomicInteger pendingWork = new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger pendingWork = new AtomicInteger();
   /** How long {@link #close} waits for them. */
   private static final long CLOSE_WAIT_MILLIS = 5_000;
   private final AtomicLong decodedSubstripes = new AtomicLong();

@@ -3,11 +3,14 @@ package org.pocache.hdfs.client;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.pocache.coder.layout.StripeLayout;
@@ -28,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * the end of its last record), so past it the streamer reads the next block's first
  * {@value #CHUNK} bytes and waits until the caller gets there; read further, those
  * bytes would cost the next block's DataNode (and the task reading that block) time
- * for nothing. Parity comes in only where a slot is late:
+ * for nothing. Within a block the read-ahead ramps up: the streamer runs at most as
+ * far ahead of the caller as the caller has read of the block (at least a chunk), so
+ * a reader of whole files gets the whole window a few subblocks into each block.
+ * Parity comes in only where a slot is late:
  * <ul>
  *   <li>the caller waits on a slot the streamer has been reading for longer than the
  *       deadline ({@code factor} x the recent subblock time, at least the minimum):
@@ -103,7 +109,7 @@ final class SequentialReader implements Closeable {
   /** The caller wakes an idle streamer once it reads at or past here. @GuardedBy("lock") */
   private long wakeStreamerAt = Long.MAX_VALUE;
   /** Late subblocks in a row per block not (yet) left to parity. @GuardedBy("lock") */
-  private final java.util.Map<Long, Integer> lateInRow = new java.util.HashMap<>();
+  private final Map<Long, Integer> lateInRow = new HashMap<>();
   /** Blocks parity cannot rescue: streamed whatever their speed. @GuardedBy("lock") */
   private final Set<Long> unrescuable = new HashSet<>();
   /** @GuardedBy("lock") */
@@ -114,7 +120,7 @@ final class SequentialReader implements Closeable {
   private long streamPos = -1;
   private DFSInputStream stream;
   /** Bytes the streamer has read from HDFS. */
-  private final java.util.concurrent.atomic.AtomicLong streamedBytes = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong streamedBytes = new AtomicLong();
   /** Why the streamer could not open its stream: the caller goes back to HDFS's stream. @GuardedBy("lock") */
   private IOException openFailure;
 
