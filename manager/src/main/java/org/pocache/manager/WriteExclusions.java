@@ -7,10 +7,9 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * Which writes are not cached on write ({@value PoCacheConfigKeys#WRITE_EXCLUDE_DIRS_KEY}):
- * files under a directory with one of the configured names, such as MapReduce's
- * {@code .staging} and the {@code _temporary} trees task outputs are written into
- * before the job commits them. Both the client (which then skips the Manager) and the
- * Manager (which refuses such an admission from any client) ask.
+ * files under a directory with one of the configured names (by default MapReduce's
+ * {@code .staging}). Both the client (which then skips the Manager) and the Manager
+ * (which refuses such an admission from any client) ask.
  */
 public final class WriteExclusions {
   private final Set<String> dirs;

@@ -76,6 +76,8 @@ import org.slf4j.LoggerFactory;
 public class PoCacheFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheFileSystem.class);
   private static final int LOOKUP_THREADS = 16;
+  /** How long {@link #close} waits for commits, notices and reports still under way. */
+  private static final long CLOSE_WAIT_MILLIS = 5_000;
 
   private boolean pocacheEnabled;
   private WriteExclusions writeExclusions;
@@ -99,11 +101,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong readerFills = new AtomicLong();
   private final AtomicLong readerFillsCommitted = new AtomicLong();
   private final AtomicLong readSubstripes = new AtomicLong();
+  private final AtomicLong decodedSubstripes = new AtomicLong();
   /** Commits, notices and reports started and not yet done (see {@link #finishLater}). */
   private final AtomicInteger pendingWork = new AtomicInteger();
-  /** How long {@link #close} waits for them. */
-  private static final long CLOSE_WAIT_MILLIS = 5_000;
-  private final AtomicLong decodedSubstripes = new AtomicLong();
   private long readFillMaxBytes;
   private double deadlineFactor;
   private long deadlineMinMillis;

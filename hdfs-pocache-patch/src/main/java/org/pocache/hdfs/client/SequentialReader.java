@@ -108,6 +108,8 @@ final class SequentialReader implements Closeable {
   private long callerPos;
   /** The caller wakes an idle streamer once it reads at or past here. @GuardedBy("lock") */
   private long wakeStreamerAt = Long.MAX_VALUE;
+  /** Where the read-ahead limit stopped the streamer at its last look, -1 if it did not. @GuardedBy("lock") */
+  private long limitedAt = -1;
   /** Late subblocks in a row per block not (yet) left to parity. @GuardedBy("lock") */
   private final Map<Long, Integer> lateInRow = new HashMap<>();
   /** Blocks parity cannot rescue: streamed whatever their speed. @GuardedBy("lock") */
@@ -277,8 +279,9 @@ final class SequentialReader implements Closeable {
       late = true; // the stream failed here (a dead DataNode): parity may still answer
     } else {
       // The caller waits on a slot only once the slots before it are in, so a slot the
-      // streamer has not begun means the streamer is stuck in an earlier, abandoned one:
-      // the wait counts from when the caller began it.
+      // streamer has not begun means the streamer is stuck in an earlier, abandoned one
+      // (or still opening its stream after a seek): the wait counts from when the caller
+      // began it.
       long since = slot.streamStart == 0 ? slot.waitSince : Math.min(slot.streamStart, slot.waitSince);
       long waited = System.nanoTime() - since;
       late = waited >= deadline;
@@ -505,7 +508,9 @@ final class SequentialReader implements Closeable {
             if (idleSince == 0) {
               idleSince = System.nanoTime();
             }
-            wakeStreamerAt = callerPos + CHUNK / 4;
+            // Held back by the read-ahead limit, the caller's progress wakes it (a moved
+            // window or a close wakes it anyway).
+            wakeStreamerAt = limitedAt >= 0 ? callerPos + CHUNK / 4 : Long.MAX_VALUE;
             lock.wait();
           }
           if (slot.streamStart == 0) {
@@ -622,6 +627,7 @@ final class SequentialReader implements Closeable {
     if (head < 0) {
       return null;
     }
+    limitedAt = -1;
     long callerBlock = blockOf(head);
     long limit = readAheadLimit();
     for (long x = head; x < head + window; x++) {
@@ -629,7 +635,11 @@ final class SequentialReader implements Closeable {
       if (s.g != x || s.len == 0 || s.complete() || s.skipStream || s.error != null) {
         continue;
       }
-      if (s.start + s.filled >= limit || blockOf(x) != callerBlock && rebuiltBlocks.contains(blockOf(x))) {
+      if (s.start + s.filled >= limit) {
+        limitedAt = s.start + s.filled;
+        return null;
+      }
+      if (blockOf(x) != callerBlock && rebuiltBlocks.contains(blockOf(x))) {
         return null;
       }
       return s;

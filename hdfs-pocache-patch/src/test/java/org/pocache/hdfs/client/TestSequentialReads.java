@@ -3,6 +3,7 @@ package org.pocache.hdfs.client;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -84,6 +85,22 @@ public class TestSequentialReads {
     }, 50, 20_000);
   }
 
+  /**
+   * Reads {@code length} bytes from the stream's position {@code from} in calls of at
+   * most {@code chunk} bytes, as a record reader does, and checks them against the
+   * pattern of {@code seed}.
+   */
+  private static void readExactly(FSDataInputStream in, long seed, long from, long length, int chunk)
+      throws IOException {
+    byte[] buf = new byte[(int) length];
+    int off = 0;
+    for (int n; off < buf.length && (n = in.read(buf, off, Math.min(chunk, buf.length - off))) > 0; ) {
+      off += n;
+    }
+    assertEquals(buf.length, off);
+    assertEquals(-1, DataPattern.firstMismatch(seed, from, buf, 0, buf.length));
+  }
+
   /** Bytes read, as the reading thread's own FileSystem statistics count them. */
   private static long threadBytesRead(FileSystem f, Callable<Void> read) throws Exception {
     ExecutorService one = Executors.newSingleThreadExecutor();
@@ -151,13 +168,7 @@ public class TestSequentialReads {
     hdfs.throttle(1).setDelayPerRead(400);
     hdfs.throttle(2).setDelayPerRead(400);
     try (FSDataInputStream in = fs.open(p)) {
-      byte[] buf = new byte[(int) (4 * BLOCK)];
-      int off = 0;
-      for (int n; off < buf.length && (n = in.read(buf, off, Math.min(65536, buf.length - off))) > 0; ) {
-        off += n;
-      }
-      assertEquals(buf.length, off);
-      assertEquals(-1, DataPattern.firstMismatch(22, 0, buf, 0, buf.length));
+      readExactly(in, 22, 0, 4 * BLOCK, 65536);
       ProactiveReader.Outcome o = ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
       int perBlock = (int) (BLOCK / SUBBLOCK);
       // Block 1 may be rebuilt once found late (its rebuild waits for block 2); block 2 then
@@ -187,13 +198,7 @@ public class TestSequentialReads {
     try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
       hdfs.throttle(2).stallNextRead(900);
       try (FSDataInputStream in = judge.open(p)) {
-        byte[] buf = new byte[(int) (4 * BLOCK)];
-        int off = 0;
-        for (int n; off < buf.length && (n = in.read(buf, off, Math.min(65536, buf.length - off))) > 0; ) {
-          off += n;
-        }
-        assertEquals(buf.length, off);
-        assertEquals(-1, DataPattern.firstMismatch(23, 0, buf, 0, buf.length));
+        readExactly(in, 23, 0, 4 * BLOCK, 65536);
         ProactiveReader.Outcome o = ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
         assertEquals("block 2's first subblock rebuilt, the rest streamed", 1, o.decoded);
       } finally {
@@ -214,13 +219,7 @@ public class TestSequentialReads {
     cachedFile(p, 24);
     try (FSDataInputStream in = fs.open(p)) {
       in.seek(BLOCK);
-      byte[] buf = new byte[(int) BLOCK + 65536];
-      int off = 0;
-      for (int n; off < buf.length && (n = in.read(buf, off, Math.min(4096, buf.length - off))) > 0; ) {
-        off += n;
-      }
-      assertEquals(buf.length, off);
-      assertEquals(-1, DataPattern.firstMismatch(24, BLOCK, buf, 0, buf.length));
+      readExactly(in, 24, BLOCK, BLOCK + 65536, 4096);
       PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
       // Let a streamer that would run on show it.
       Thread.sleep(300);

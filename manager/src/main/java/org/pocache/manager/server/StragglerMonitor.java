@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.pocache.csac.detect.StragglerDetector;
 import org.pocache.manager.protocol.PoCacheManagerProtocol.StragglerList;
@@ -127,13 +127,12 @@ public final class StragglerMonitor {
     Set<String> seen = confirmed(clientReads.stragglers(now), slowReads);
     Set<String> both = new TreeSet<>(disk);
     both.addAll(seen);
-    String shown = new TreeSet<>(disk) + " " + new TreeSet<>(seen);
+    String shown = disk + " " + seen; // both sorted (confirmed returns TreeSets)
     if (!shown.equals(lastLogged)) {
       synchronized (this) {
         if (!shown.equals(lastLogged)) {
           lastLogged = shown;
-          LOG.info("Straggler list is now {} (from heartbeats {}, from client reads {})", both,
-              new TreeSet<>(disk), new TreeSet<>(seen));
+          LOG.info("Straggler list is now {} (from heartbeats {}, from client reads {})", both, disk, seen);
         }
       }
     }

@@ -3,6 +3,7 @@ package org.pocache.testkit.hdfs;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The read speed of one DataNode, adjustable while it runs: a bandwidth cap shared
@@ -20,7 +21,7 @@ public final class DataNodeThrottle {
 
   private volatile long bytesPerSecond; // 0 = unlimited
   private volatile long delayMillisPerRead;
-  private final java.util.concurrent.atomic.AtomicLong stallOnceMillis = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong stallOnceMillis = new AtomicLong();
   private long nextFreeNanos;           // guarded by this
 
   /** Caps reads at {@code bytesPerSecond} (0 = unlimited). */
