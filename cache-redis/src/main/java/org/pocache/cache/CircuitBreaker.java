@@ -3,12 +3,12 @@ package org.pocache.cache;
 import java.util.function.LongSupplier;
 
 /**
- * Keeps a dead Redis from costing one timeout per read: after {@code failures}
- * consecutive failed calls the breaker opens and calls fail at once for
- * {@code openMillis}; then one trial call is let through (half-open): success
+ * Keeps a dead service (Redis, the Manager) from costing one timeout per call: after
+ * {@code failures} consecutive failed calls the breaker opens and calls fail at once
+ * for {@code openMillis}; then one trial call is let through (half-open): success
  * closes the breaker, failure opens it for another period. Thread-safe.
  */
-final class CircuitBreaker {
+public final class CircuitBreaker {
   private final int failures;
   private final long openMillis;
   private final LongSupplier clock;
@@ -16,14 +16,14 @@ final class CircuitBreaker {
   private long openUntil = Long.MIN_VALUE;
   private boolean trialRunning;
 
-  CircuitBreaker(int failures, long openMillis, LongSupplier clock) {
+  public CircuitBreaker(int failures, long openMillis, LongSupplier clock) {
     this.failures = failures;
     this.openMillis = openMillis;
     this.clock = clock;
   }
 
   /** Whether a call may go to Redis now. */
-  synchronized boolean allow() {
+  public synchronized boolean allow() {
     long now = clock.getAsLong();
     if (consecutive < failures) {
       return true;
@@ -35,19 +35,22 @@ final class CircuitBreaker {
     return true;
   }
 
-  synchronized void success() {
+  public synchronized void success() {
     consecutive = 0;
     trialRunning = false;
   }
 
-  synchronized void failure() {
+  /** Records a failed call; true if this failure opened the breaker (it was closed before). */
+  public synchronized boolean failure() {
     trialRunning = false;
-    if (++consecutive >= failures) {
+    boolean opens = ++consecutive == failures;
+    if (consecutive >= failures) {
       openUntil = clock.getAsLong() + openMillis;
     }
+    return opens;
   }
 
-  synchronized boolean isOpen() {
+  public synchronized boolean isOpen() {
     return consecutive >= failures && clock.getAsLong() < openUntil;
   }
 }

@@ -12,7 +12,8 @@ import java.util.Locale;
 /**
  * The JNI binding to ISA-L (src/main/native/pocache_isal.c), loaded once per JVM:
  * first the library packaged in this jar for the running os/arch
- * ({@code native/<os>-<arch>/libpocache_isal.so}), extracted to java.io.tmpdir;
+ * ({@code native/<os>-<arch>/libpocache_isal.so}), extracted once per user and
+ * content under java.io.tmpdir (see {@link #extract});
  * else {@code pocache_isal} from java.library.path. Either way it needs
  * libisal.so.2 (Debian's libisal2, pulled in by libisal-dev).
  *
@@ -96,6 +97,13 @@ final class IsalNative {
     return os + "-" + arch;
   }
 
+  /**
+   * The library as a file: the jar's copy is written once per user and content to
+   * {@code <java.io.tmpdir>/pocache-native-<user>/lib<name>-<sha256 prefix>.so} (a
+   * directory only its owner may write) and reused by every later JVM, so a killed
+   * JVM leaves nothing new behind. If that directory cannot be used safely the copy
+   * goes to a temporary file deleted at exit.
+   */
   private static File extract(URL url) throws IOException {
     if (url.getProtocol().equals("file")) {
       try {
@@ -104,12 +112,90 @@ final class IsalNative {
         throw new IOException(e);
       }
     }
+    byte[] bytes;
+    try (InputStream in = url.openStream()) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(256 << 10);
+      byte[] buf = new byte[64 << 10];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        out.write(buf, 0, n);
+      }
+      bytes = out.toByteArray();
+    }
+    String name = "lib" + LIBRARY + "-" + sha256Prefix(bytes) + ".so";
+    java.nio.file.Path dir = privateDir();
+    if (dir != null) {
+      java.nio.file.Path target = dir.resolve(name);
+      if (Files.isRegularFile(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+          && java.util.Arrays.equals(bytes, Files.readAllBytes(target))) {
+        return target.toFile();
+      }
+      java.nio.file.Path tmp = Files.createTempFile(dir, name, ".tmp");
+      try {
+        Files.write(tmp, bytes);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+      return target.toFile();
+    }
     File f = File.createTempFile("lib" + LIBRARY + "-", ".so");
     f.deleteOnExit();
-    try (InputStream in = url.openStream()) {
-      Files.copy(in, f.toPath(), StandardCopyOption.REPLACE_EXISTING);
-    }
+    Files.write(f.toPath(), bytes);
     return f;
+  }
+
+  /**
+   * {@code <java.io.tmpdir>/pocache-native-<user>}, created owner-only; null if it
+   * exists as something else (a link, another owner's, writable by others).
+   */
+  private static java.nio.file.Path privateDir() {
+    try {
+      String user = System.getProperty("user.name", "unknown").replaceAll("[^A-Za-z0-9._-]", "_");
+      java.nio.file.Path dir = java.nio.file.Paths.get(System.getProperty("java.io.tmpdir"), "pocache-native-" + user);
+      boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+      if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        try {
+          if (posix) {
+            Files.createDirectory(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+          } else {
+            Files.createDirectory(dir);
+          }
+        } catch (java.nio.file.FileAlreadyExistsException raced) {
+          // another JVM made it; checked below
+        }
+      }
+      if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        return null;
+      }
+      if (posix) {
+        java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(dir,
+            java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> p = a.permissions();
+        boolean othersWrite = p.contains(java.nio.file.attribute.PosixFilePermission.GROUP_WRITE)
+            || p.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE);
+        String me = System.getProperty("user.name");
+        if (othersWrite || me == null || !a.owner().getName().equals(me)) {
+          return null;
+        }
+      }
+      return dir;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static String sha256Prefix(byte[] bytes) {
+    try {
+      byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < 8; i++) {
+        b.append(String.format("%02x", h[i] & 0xff));
+      }
+      return b.toString();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JRE has SHA-256
+    }
   }
 
   /** ec_init_tables: tables (direct, 32 * k * rows bytes) from a rows x k coefficient matrix. */

@@ -47,6 +47,43 @@ public class TestNativeChecks {
   }
 
   @Test
+  public void theLibraryIsExtractedOncePerUserAndReused() throws Exception {
+    Assume.assumeTrue("ISA-L not available: " + IsalCoder.status(), IsalCoder.isAvailable());
+    String resource = "native/" + IsalNative.platform() + "/lib" + IsalNative.LIBRARY + ".so";
+    java.net.URL url = IsalNative.class.getClassLoader().getResource(resource);
+    Assume.assumeTrue("no " + resource + " in the build", url != null);
+    File work = java.nio.file.Files.createTempDirectory("pocache-extract").toFile();
+    File jar = new File(work, "native-only.jar");
+    try (java.util.zip.ZipOutputStream z = new java.util.zip.ZipOutputStream(new java.io.FileOutputStream(jar));
+         java.io.InputStream in = url.openStream()) {
+      z.putNextEntry(new java.util.zip.ZipEntry(resource));
+      byte[] buf = new byte[8192];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        z.write(buf, 0, n);
+      }
+      z.closeEntry();
+    }
+    File tmp = new File(work, "tmp");
+    assertTrue(tmp.mkdir());
+    List<String> jvm = Arrays.asList("-Djava.io.tmpdir=" + tmp);
+    String cp = jar + File.pathSeparator
+        + System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    Result first = runJavaWith(cp, jvm, CheckNative.class.getName());
+    Result second = runJavaWith(cp, jvm, CheckNative.class.getName());
+    assertEquals(first.output, 0, first.exit);
+    File dir = new File(tmp, "pocache-native-" + System.getProperty("user.name"));
+    String[] files = dir.list();
+    assertEquals("files in " + dir + ": " + Arrays.toString(files), 1, files == null ? 0 : files.length);
+    String extracted = new File(dir, files[0]).getPath();
+    assertTrue(first.output, first.output.contains("extracted to " + extracted));
+    assertTrue(second.output, second.output.contains("extracted to " + extracted));
+    assertEquals("nothing else in " + tmp, Arrays.asList(dir.getName()), Arrays.asList(tmp.list()));
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> perms =
+        java.nio.file.Files.getPosixFilePermissions(dir.toPath());
+    assertEquals(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"), perms);
+  }
+
+  @Test
   public void checkNativeRejectsUnknownArguments() throws Exception {
     Result r = runJava(new ArrayList<>(), CheckNative.class.getName(), "--bogus");
     assertEquals(r.output, 2, r.exit);
@@ -77,7 +114,11 @@ public class TestNativeChecks {
   }
 
   private static Result runJava(List<String> jvmArgs, String main, String... args) throws Exception {
-    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    return runJavaWith(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")), jvmArgs,
+        main, args);
+  }
+
+  private static Result runJavaWith(String cp, List<String> jvmArgs, String main, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     cmd.addAll(jvmArgs);

@@ -106,6 +106,10 @@ public final class PoCacheConfigKeys {
   public static final String MANAGER_RPC_TIMEOUT_KEY = "dfs.pocache.manager.rpc.timeout.ms";
   public static final String MANAGER_RPC_TIMEOUT_DEFAULT = "200";
 
+  /** After a call the Manager did not answer, clients and DataNodes skip it for this long, milliseconds (then one call tries it again): a dead or unreachable Manager costs one timeout per period. 0 tries every call. */
+  public static final String MANAGER_BREAKER_OPEN_KEY = "dfs.pocache.manager.breaker.open.ms";
+  public static final String MANAGER_BREAKER_OPEN_DEFAULT = "10000";
+
   /** Straggler detector: median-mad (robust; finds one straggler among few DataNodes) or three-sigma (the paper's rule; cannot flag a single straggler among 10 or fewer DataNodes). */
   public static final String STRAGGLER_DETECTOR_KEY = "dfs.pocache.straggler.detector";
   public static final String STRAGGLER_DETECTOR_DEFAULT = "median-mad";
@@ -158,6 +162,10 @@ public final class PoCacheConfigKeys {
    */
   public static final String CACHE_MAX_FILE_KEY = "dfs.pocache.cache.max.file.bytes";
   public static final String CACHE_MAX_FILE_DEFAULT = "1073741824";
+
+  /** Smallest file whose parity is cached, bytes: shorter files are never cached on write, on a read miss or by prefetch (their parity would cost a Redis value and a Manager entry for almost no data). The default keeps empty files out (_SUCCESS markers and the like). */
+  public static final String CACHE_MIN_FILE_KEY = "dfs.pocache.cache.min.file.bytes";
+  public static final String CACHE_MIN_FILE_DEFAULT = "1";
 
   /** Directory names whose files are not cached on write (still cached when read). */
   public static final String WRITE_EXCLUDE_DIRS_KEY = "dfs.pocache.write.exclude.dirs";

@@ -84,6 +84,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private Configuration conf;
   private ManagerClient manager;
   private volatile RedisParityStore store;
+  private final Object storeLock = new Object();
+  /** Until when a failed Redis connect stands (no new attempt before). */
+  private long storeRetryAt;
+  private final AtomicLong redisConnectFailures = new AtomicLong();
   private ExecutorService pool;
   /** Descriptor lookups, run while HDFS opens the file; the caller runs one itself when all are busy. */
   private ThreadPoolExecutor lookups;
@@ -178,6 +182,21 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    */
   public long staleDescriptors() {
     return staleDescriptors.get();
+  }
+
+  /** Connects to Redis that failed (each stands for dfs.pocache.redis.breaker.open.ms). */
+  public long redisConnectFailures() {
+    return redisConnectFailures.get();
+  }
+
+  /** Calls to the Manager it did not answer within the timeout. */
+  public long managerCallsUnanswered() {
+    return manager == null ? 0 : manager.unansweredCalls();
+  }
+
+  /** Calls not made because the Manager had not answered shortly before (see {@link ManagerClient}). */
+  public long managerCallsSkipped() {
+    return manager == null ? 0 : manager.skippedCalls();
   }
 
   /** Opens that got a proactive stream. */
@@ -519,23 +538,75 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return stragglerList;
   }
 
+  /**
+   * The client's Redis connection, made when parity is first needed. A failed connect
+   * is remembered for {@code dfs.pocache.redis.breaker.open.ms}: until then every
+   * caller gets null at once (no parity; reads and writes go on as plain HDFS) instead
+   * of a connect attempt each. Connecting holds a lock of its own, never the
+   * FileSystem's; threads that arrive while another connects wait for its outcome.
+   */
   private RedisParityStore store() {
     RedisParityStore s = store;
-    if (s == null) {
-      synchronized (this) {
-        if (store == null) {
-          try {
-            store = RedisParityStore.connect(RedisSettings.from(conf::get));
-          } catch (IllegalArgumentException e) {
-            fallbacks.incrementAndGet();
-            LOG.debug("Redis unreachable; reading without parity: {}", e.getMessage());
-            return null;
-          }
+    if (s != null) {
+      return s;
+    }
+    synchronized (storeLock) {
+      if (store != null) {
+        return store;
+      }
+      long now = System.currentTimeMillis();
+      if (now < storeRetryAt) {
+        fallbacks.incrementAndGet();
+        return null;
+      }
+      RedisSettings settings = RedisSettings.from(conf::get);
+      try {
+        store = RedisParityStore.connect(settings);
+        if (redisConnectFailures.get() > 0) {
+          LOG.info("POCache reaches Redis at {} again", settings.hosts);
         }
-        s = store;
+        return store;
+      } catch (IllegalArgumentException | LinkageError e) {
+        storeRetryAt = System.currentTimeMillis() + settings.breakerOpenMillis;
+        redisConnectFailures.incrementAndGet();
+        fallbacks.incrementAndGet();
+        warnRateLimited("redis", "POCache cannot use Redis ({}); reads and writes use plain HDFS, and the client"
+            + " tries again in {} ms ({}). {}", e.getMessage(), settings.breakerOpenMillis,
+            PoCacheConfigKeys.REDIS_BREAKER_OPEN_KEY, redisAdvice(e));
+        return null;
       }
     }
-    return s;
+  }
+
+  /** What an operator should check for a failed Redis connect. */
+  static String redisAdvice(Throwable e) {
+    String m = String.valueOf(e.getMessage());
+    if (m.contains("WRONGPASS") || m.contains("NOAUTH") || m.contains("invalid password")
+        || m.contains("without any password configured") || m.contains("invalid username-password")) {
+      return "Redis refused the credentials: check " + PoCacheConfigKeys.REDIS_PASSWORD_KEY + " (and "
+          + RedisSettings.USER_KEY + " for an ACL user) against the server's requirepass or ACL.";
+    }
+    if (e instanceof LinkageError) {
+      return "A class POCache needs is missing or of another version on this classpath: install the drop-in jar"
+          + " as the README says.";
+    }
+    return "Check that redis-server runs at " + PoCacheConfigKeys.REDIS_HOSTS_KEY + " and is reachable from this"
+        + " host.";
+  }
+
+  private static final long WARN_EVERY_MILLIS = 60_000;
+  private static final Map<String, Long> LAST_WARNING = new ConcurrentHashMap<>();
+
+  /** Logs at WARN at most once a minute per kind in this JVM, else at DEBUG. */
+  static void warnRateLimited(String kind, String format, Object... args) {
+    long now = System.currentTimeMillis();
+    Long last = LAST_WARNING.get(kind);
+    if ((last == null || now - last >= WARN_EVERY_MILLIS)
+        && (last == null ? LAST_WARNING.putIfAbsent(kind, now) == null : LAST_WARNING.replace(kind, last, now))) {
+      LOG.warn(format, args);
+    } else {
+      LOG.debug(format, args);
+    }
   }
 
   /** Tells the Manager how parity fared, off the caller's thread; failures only cost the report. */
@@ -617,9 +688,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   public void close() throws IOException {
     if (proactiveOpens.get() > 0 || cachedWrites.get() > 0 || fallbacks() > 0) {
       LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
-          + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors), {} cached writes ({} abandoned),"
-          + " {} reader fills", proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(),
-          fallbacks(), staleDescriptors.get(), cachedWrites.get(), abandonedWrites.get(), readerFills.get());
+          + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
+          + " skipped, {} failed Redis connects), {} cached writes ({} abandoned), {} reader fills",
+          proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
+          staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures.get(), cachedWrites.get(),
+          abandonedWrites.get(), readerFills.get());
     }
     if (pool != null) {
       awaitPendingWork();

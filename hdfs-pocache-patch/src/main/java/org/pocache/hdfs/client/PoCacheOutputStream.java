@@ -126,6 +126,17 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     if (!caching) {
       return;
     }
+    if (written == 0) {
+      // Nothing to protect (a _SUCCESS marker, say): hand the reservation back quietly.
+      caching = false;
+      encoder.discard();
+      try {
+        manager.abort(reservationId, "the file is empty");
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("abort of reservation {} not delivered (it will expire): {}", reservationId, e.toString());
+      }
+      return;
+    }
     try {
       encoder.finish(UPLOAD_WAIT_SECONDS);
       manager.commit(reservationId, d.getFileId(), written, encoder.parityBytes());

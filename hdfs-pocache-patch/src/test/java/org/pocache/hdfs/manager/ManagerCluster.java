@@ -50,6 +50,7 @@ final class ManagerCluster implements AutoCloseable {
     c.put(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port);
     c.put(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port());
     c.put(PoCacheConfigKeys.REDIS_BREAKER_OPEN_KEY, "200");
+    c.put(PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY, "200");
     c.put(PoCacheConfigKeys.MANAGER_TICK_KEY, "100");
     c.put(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK));
     c.put(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(64L << 20));

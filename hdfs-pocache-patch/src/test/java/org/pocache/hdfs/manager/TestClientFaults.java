@@ -199,4 +199,134 @@ public class TestClientFaults {
       }
     }
   }
+
+  private static int count(String text, String what) {
+    int n = 0;
+    for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  private static long connectionsReceived(ManagerCluster c, String password) throws Exception {
+    try (org.pocache.testkit.redis.RespClient r = new org.pocache.testkit.redis.RespClient(c.redis.host(),
+        c.redis.port(), 5000)) {
+      if (password != null) {
+        r.call("AUTH", password);
+      }
+      String info = r.callString("INFO", "stats");
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("total_connections_received:(\\d+)").matcher(info);
+      assertTrue(info, m.find());
+      return Long.parseLong(m.group(1));
+    }
+  }
+
+  /**
+   * A client whose Redis password is wrong says so once at WARN, naming the key, and
+   * tries Redis once per breaker period, not on every read and write; every read
+   * returns the file's bytes and every write lands.
+   */
+  @Test
+  public void aWrongRedisPasswordIsOneWarningAndOneConnectPerPeriod() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path p = new Path("/faults/client/wrong-password");
+      c.writePinnedAndCache(m, p, 31);
+      try (org.pocache.testkit.redis.RespClient r = new org.pocache.testkit.redis.RespClient(c.redis.host(),
+          c.redis.port(), 5000)) {
+        r.call("CONFIG", "SET", "requirepass", "right");
+      }
+      org.apache.log4j.Logger.getLogger(PoCacheFileSystem.class).setLevel(org.apache.log4j.Level.INFO);
+      GenericTestUtils.LogCapturer log = GenericTestUtils.LogCapturer.captureLogs(
+          org.slf4j.LoggerFactory.getLogger(PoCacheFileSystem.class));
+      long before = connectionsReceived(c, "right");
+      try (PoCacheFileSystem fs = c.pocacheClient(
+          org.pocache.manager.PoCacheConfigKeys.REDIS_PASSWORD_KEY, "wrong",
+          org.pocache.manager.PoCacheConfigKeys.REDIS_BREAKER_OPEN_KEY, "600000")) {
+        for (int i = 0; i < 10; i++) {
+          readAndVerify(fs, p, 31);
+        }
+        for (int i = 0; i < 5; i++) {
+          Path w = new Path("/faults/client/wrong-password-writes/" + i);
+          try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(w)) {
+            out.write(new byte[64 << 10]);
+          }
+          assertEquals(64 << 10, fs.getFileStatus(w).getLen());
+        }
+        long connections = connectionsReceived(c, "right") - before - 1; // less this method's own
+        System.out.println("wrong password: " + fs.redisConnectFailures() + " failed connects, " + connections
+            + " connections to Redis over 15 operations, fallbacks " + fs.fallbacks());
+        assertEquals(1, fs.redisConnectFailures());
+        assertTrue(connections + " connections", connections <= 3);
+        assertEquals(0, fs.cachedWrites());
+      } finally {
+        log.stopCapturing();
+        try (org.pocache.testkit.redis.RespClient r = new org.pocache.testkit.redis.RespClient(c.redis.host(),
+            c.redis.port(), 5000)) {
+          r.call("AUTH", "right");
+          r.call("CONFIG", "SET", "requirepass", "");
+        }
+      }
+      String out = log.getOutput();
+      assertEquals(out, 1, count(out, "POCache cannot use Redis"));
+      assertEquals(out, 1, count(out, org.pocache.manager.PoCacheConfigKeys.REDIS_PASSWORD_KEY));
+    }
+  }
+
+  /**
+   * A Manager that accepts connections and never answers costs the client one timeout
+   * per breaker period: the calls after the first unanswered ones are skipped at once,
+   * the client says so once at WARN, and reads and writes are plain HDFS.
+   */
+  @Test
+  public void aBlackholedManagerCostsOneTimeoutPerPeriod() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         java.net.ServerSocket hole = new java.net.ServerSocket(0, 50)) {
+      java.util.List<java.net.Socket> accepted = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            accepted.add(hole.accept());
+          }
+        } catch (java.io.IOException closed) {
+          // test over
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      Path p = new Path("/faults/client/blackholed");
+      c.writePlain(p, FILE, 32);
+      org.apache.log4j.Logger.getLogger(ManagerClient.class).setLevel(org.apache.log4j.Level.INFO);
+      GenericTestUtils.LogCapturer log = GenericTestUtils.LogCapturer.captureLogs(
+          org.slf4j.LoggerFactory.getLogger(ManagerClient.class));
+      try (PoCacheFileSystem fs = c.pocacheClient(
+          org.pocache.manager.PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + hole.getLocalPort(),
+          org.pocache.manager.PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY, "200",
+          org.pocache.manager.PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY, "600000")) {
+        for (int i = 0; i < 10; i++) {
+          readAndVerify(fs, p, 32);
+        }
+        for (int i = 0; i < 5; i++) {
+          try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(new Path("/faults/client/blackholed-" + i))) {
+            out.write(1);
+          }
+        }
+        System.out.println("blackholed Manager: " + fs.managerCallsUnanswered() + " calls timed out, "
+            + fs.managerCallsSkipped() + " skipped");
+        assertEquals(0, fs.proactiveOpens());
+        // The straggler-list fetch at start and the first lookup may both go out before either times out.
+        assertTrue(fs.managerCallsUnanswered() + " unanswered", fs.managerCallsUnanswered() <= 2);
+        assertTrue(fs.managerCallsSkipped() + " skipped", fs.managerCallsSkipped() >= 13);
+      } finally {
+        log.stopCapturing();
+        for (java.net.Socket s : accepted) {
+          s.close();
+        }
+      }
+      String out = log.getOutput();
+      assertEquals(out, 1, count(out, "did not answer ("));
+      assertEquals(out, 1, count(out, org.pocache.manager.PoCacheConfigKeys.MANAGER_ADDRESS_KEY));
+    }
+  }
 }

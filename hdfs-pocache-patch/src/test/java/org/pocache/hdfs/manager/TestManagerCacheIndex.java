@@ -192,6 +192,32 @@ public class TestManagerCacheIndex {
     }
   }
 
+  /**
+   * An empty file (a job's _SUCCESS marker) is never cached: written through the
+   * client its reservation is handed back without counting as an abandoned write,
+   * a commit of it is refused, and reading it admits nothing.
+   */
+  @Test
+  public void anEmptyFileIsNeverCached() throws Exception {
+    Path viaClient = new Path("/index/empty/_SUCCESS");
+    try (org.pocache.hdfs.client.PoCacheFileSystem fs = cluster.pocacheClient()) {
+      fs.create(viaClient).close();
+      assertEquals(1, fs.cachedWrites()); // admitted on create: its size was not known then
+      assertEquals(0, fs.abandonedWrites());
+      GetDescriptorResponseProto r = manager.getDescriptor(viaClient.toString(), true);
+      assertFalse(r.getDecision(), r.hasParity() || r.hasFill());
+    }
+    assertEquals(-1, reservedFor(viaClient));
+    Path direct = new Path("/index/empty/direct");
+    FSDataOutputStream out = cluster.hdfs.fs().create(direct, true, 4096, (short) 1, ManagerCluster.BLOCK);
+    AdmitWriteResponseProto a = manager.admitWrite(direct.toString(), 0);
+    out.close();
+    long id = a.getReservation().getId();
+    expectError(() -> manager.commit(id, a.getReservation().getParity().getFileId(), 0, 0),
+        "fewer than " + org.pocache.manager.PoCacheConfigKeys.CACHE_MIN_FILE_KEY);
+    assertEquals(-1, reservedFor(direct));
+  }
+
   /** Parity follows a rename (hdfs dfs -put writes x._COPYING_); the index shows the new name once it is read. */
   @Test
   public void aRenamedFileIsListedUnderItsNewName() throws Exception {

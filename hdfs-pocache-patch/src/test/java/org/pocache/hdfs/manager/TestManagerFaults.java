@@ -79,6 +79,9 @@ public class TestManagerFaults {
           assertTrue("took " + ms + " ms", ms <= TIMEOUT_MS + 300);
         }
         assertEquals(3, reader.failedLookups());
+        // The first timed out; the breaker skipped the others without asking.
+        assertEquals(1, reader.unansweredCalls());
+        assertEquals(2, reader.skippedCalls());
       } finally {
         for (Socket s : accepted) {
           s.close();

@@ -13,6 +13,7 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.pocache.cache.CircuitBreaker;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.AbortRequestProto;
@@ -36,17 +37,34 @@ import org.slf4j.LoggerFactory;
 /**
  * A client of the Manager over Hadoop IPC, as the user current when it was made.
  * Every call is bounded by {@code rpcTimeoutMillis} (connect and answer), so a
- * missing or hung Manager costs the caller at most about that long.
+ * missing or hung Manager costs the caller at most about that long; and after a
+ * call the Manager did not answer, calls fail at once with
+ * {@link ManagerUnavailableException} for {@code dfs.pocache.manager.breaker.open.ms},
+ * then one call tries again, so a dead Manager costs one timeout per period, not one
+ * per open or write. An error the Manager answered with (a refusal) is not a failure
+ * of the Manager. The first failure of a period is logged at WARN (at most once a
+ * minute), naming the address and the key that sets it.
  */
 public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ManagerClient.class);
   private static final EmptyProto EMPTY = EmptyProto.getDefaultInstance();
+  private static final long WARN_EVERY_MILLIS = 60_000;
   private final PoCacheManagerProtocolPB proxy;
   private final InetSocketAddress address;
   private final AtomicLong failedLookups = new AtomicLong();
+  /** Calls not made because the breaker was open. */
+  private final AtomicLong skippedCalls = new AtomicLong();
+  /** Calls the Manager did not answer (timeouts, refused connections). */
+  private final AtomicLong unanswered = new AtomicLong();
+  private final CircuitBreaker breaker;
+  private final long breakerOpenMillis;
+  private volatile long lastWarning = Long.MIN_VALUE / 2;
 
   public ManagerClient(InetSocketAddress address, Configuration conf, int rpcTimeoutMillis) throws IOException {
     this.address = address;
+    breakerOpenMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY,
+        PoCacheConfigKeys.MANAGER_BREAKER_OPEN_DEFAULT, 0, 3_600_000);
+    breaker = breakerOpenMillis == 0 ? null : new CircuitBreaker(1, breakerOpenMillis, System::currentTimeMillis);
     Configuration c = new Configuration(conf);
     RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, ProtobufRpcEngine.class);
     // Do not spend the timeout on reconnect attempts to a Manager that is not there.
@@ -105,9 +123,19 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     }
   }
 
-  /** Lookups that ended without an answer from the Manager. */
+  /** Lookups that ended without an answer from the Manager (skipped ones included). */
   public long failedLookups() {
     return failedLookups.get();
+  }
+
+  /** Calls the Manager did not answer within the timeout. */
+  public long unansweredCalls() {
+    return unanswered.get();
+  }
+
+  /** Calls not made because the Manager had not answered a call shortly before. */
+  public long skippedCalls() {
+    return skippedCalls.get();
   }
 
   @Override
@@ -212,24 +240,66 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
    * dead (EOF). Hadoop IPC keeps idle connections for a while, so the first call
    * after a Manager restart meets the old, closed one.
    */
-  private static <T> T call(Rpc<T> rpc) throws IOException {
-    try {
-      return once(rpc);
-    } catch (java.io.EOFException stale) {
-      return once(rpc);
-    }
+  private <T> T call(Rpc<T> rpc) throws IOException {
+    return guarded(rpc, true);
   }
 
   /** Runs a call that must not be repeated (admit, commit, abort). */
-  private static <T> T once(Rpc<T> rpc) throws IOException {
+  private <T> T once(Rpc<T> rpc) throws IOException {
+    return guarded(rpc, false);
+  }
+
+  private <T> T guarded(Rpc<T> rpc, boolean idempotent) throws IOException {
+    if (breaker != null && !breaker.allow()) {
+      skippedCalls.incrementAndGet();
+      throw new ManagerUnavailableException("the POCache Manager at " + address + " did not answer a call within the"
+          + " last " + breakerOpenMillis + " ms (" + PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY + "); not asked");
+    }
+    T answer;
     try {
-      return rpc.run();
+      try {
+        answer = rpc.run();
+      } catch (ServiceException e) {
+        if (!idempotent || !(e.getCause() instanceof java.io.EOFException)) {
+          throw e;
+        }
+        answer = rpc.run(); // a connection the Manager closed before: once more on a new one
+      }
     } catch (ServiceException e) {
       Throwable c = e.getCause();
       if (c instanceof RemoteException) {
-        throw ((RemoteException) c).unwrapRemoteException();
+        answered();
+        throw ((RemoteException) c).unwrapRemoteException(); // a refusal: the Manager is there
       }
-      throw c instanceof IOException ? (IOException) c : new IOException(e);
+      IOException err = c instanceof IOException ? (IOException) c : new IOException(e);
+      unanswered(err);
+      throw err;
+    } catch (RuntimeException e) {
+      unanswered(e);
+      throw e;
+    }
+    answered();
+    return answer;
+  }
+
+  private void answered() {
+    if (breaker != null) {
+      breaker.success();
+    }
+  }
+
+  private void unanswered(Exception why) {
+    unanswered.incrementAndGet();
+    boolean opened = breaker != null && breaker.failure();
+    long now = System.currentTimeMillis();
+    if (opened && now - lastWarning >= WARN_EVERY_MILLIS) {
+      lastWarning = now;
+      LOG.warn("The POCache Manager at {} did not answer ({}); POCache skips it for {} ms at a time until it does"
+          + " (reads and writes use plain HDFS meanwhile). Check that the NameNode runs the POCache plugin and"
+          + " that {} names its address.", address, why.toString(), breakerOpenMillis,
+          PoCacheConfigKeys.MANAGER_ADDRESS_KEY);
+    } else {
+      LOG.debug("The POCache Manager at {} did not answer: {}", address, why.toString());
     }
   }
 

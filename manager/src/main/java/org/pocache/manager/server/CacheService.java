@@ -89,6 +89,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private final int subblock;
   private final long capacity;
   private final long maxFileBytes;
+  private final long minFileBytes;
   private final WriteExclusions writeExclusions;
   private final long reservationTtl;
   private final int prefetchCandidates;
@@ -140,6 +141,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         PoCacheConfigKeys.CACHE_CAPACITY_DEFAULT, 1, Long.MAX_VALUE);
     maxFileBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.CACHE_MAX_FILE_KEY,
         PoCacheConfigKeys.CACHE_MAX_FILE_DEFAULT, 1, Long.MAX_VALUE);
+    minFileBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.CACHE_MIN_FILE_KEY,
+        PoCacheConfigKeys.CACHE_MIN_FILE_DEFAULT, 0, Long.MAX_VALUE);
     writeExclusions = WriteExclusions.from(conf);
     reservationTtl = PoCacheConfig.getLong(conf, PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY,
         PoCacheConfigKeys.MANAGER_RESERVATION_TTL_DEFAULT, 1, Long.MAX_VALUE);
@@ -368,6 +371,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
               ? e.path + " changed while its parity was being filled"
           : length > maxFileBytes ? e.path + " has " + length + " bytes, more than " + PoCacheConfigKeys.CACHE_MAX_FILE_KEY
               + " = " + maxFileBytes
+          : length < minFileBytes ? e.path + " has " + length + " bytes, fewer than "
+              + PoCacheConfigKeys.CACHE_MIN_FILE_KEY + " = " + minFileBytes
           : parityBytes > ParityFootprint.parityBytes(length, e.blockSize, e.k, e.m)
               ? parityBytes + " parity bytes is more than a file of " + length + " bytes has"
           : null;
@@ -616,7 +621,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     }
     if (!canFill(f)) {
       throw new IOException(path + " cannot be filled now: " + (!ready ? "the cache is unavailable"
-          : !f.complete ? "it is open for write" : "it is larger than " + PoCacheConfigKeys.CACHE_MAX_FILE_KEY));
+          : !f.complete ? "it is open for write" : f.length < minFileBytes ? "it is smaller than "
+          + PoCacheConfigKeys.CACHE_MIN_FILE_KEY : "it is larger than " + PoCacheConfigKeys.CACHE_MAX_FILE_KEY));
     }
     CacheIndex.Entry fill;
     state.lock();
@@ -688,7 +694,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   }
 
   private boolean canFill(FileInfo f) {
-    return filler != null && ready && f.complete && f.length <= maxFileBytes;
+    return filler != null && ready && f.complete && f.length <= maxFileBytes && f.length >= minFileBytes;
   }
 
   private CacheIndex.Entry newEntryLocked(FileInfo f, Code code, long weight, CacheStateProto st) {
