@@ -116,6 +116,9 @@ final class DegradedReader {
     final CompletionService<Integer> race = new ExecutorCompletionService<>(pool);
     byte[] direct;
     int pending;
+    /** Whether the direct read has ended; what ends its place in the backlog once abandoned. Guarded by this. */
+    private boolean directEnded;
+    private Runnable directBacklog;
 
     Race(long s, int j, int i, int n, int from, int count) {
       this.s = s;
@@ -134,7 +137,7 @@ final class DegradedReader {
       int k = d.getK();
       int m = d.getM();
       long t0 = System.nanoTime();
-      if (!onStraggler(s, i)) {
+      if (!onStraggler(s, i) && !sources.backlogged(locations.of(s, i))) {
         startDirect();
         Future<Integer> first = race.poll(deadlineNanos(part), TimeUnit.NANOSECONDS);
         if (first != null) {
@@ -222,6 +225,7 @@ final class DegradedReader {
           if (rebuilt != null) {
             outcome.decoded++;
             System.arraycopy(rebuilt, from, dst, dstOff, count);
+            abandonDirect();
             return;
           }
           outcome.parityCorrupt = true; // never return bytes HDFS would not have returned
@@ -249,10 +253,26 @@ final class DegradedReader {
           throw new DirectReadException(e);
         } finally {
           leases.written(b);
+          directEnded();
         }
         return DIRECT;
       });
       pending++;
+    }
+
+    /** The rebuild answered while the direct read still runs: it joins its DataNode's backlog until it ends. */
+    private synchronized void abandonDirect() {
+      if (direct != null && !directEnded && directBacklog == null) {
+        directBacklog = sources.abandoned(locations.of(s, i));
+      }
+    }
+
+    private synchronized void directEnded() {
+      directEnded = true;
+      if (directBacklog != null) {
+        directBacklog.run();
+        directBacklog = null;
+      }
     }
 
     /** Data piece i from the other pieces and the parity; null if it fails its CRC. */

@@ -199,6 +199,16 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return manager == null ? 0 : manager.skippedCalls();
   }
 
+  /** Read-pool threads busy now (piece reads, parity GETs, rebuilds; abandoned reads included). */
+  public int readThreadsBusy() {
+    return pool instanceof ThreadPoolExecutor ? ((ThreadPoolExecutor) pool).getActiveCount() : 0;
+  }
+
+  /** Read-pool tasks waiting for a thread now. */
+  public int readTasksQueued() {
+    return pool instanceof ThreadPoolExecutor ? ((ThreadPoolExecutor) pool).getQueue().size() : 0;
+  }
+
   /** Opens that got a proactive stream. */
   public long proactiveOpens() {
     return proactiveOpens.get();

@@ -268,6 +268,8 @@ final class ProactiveReader {
     final boolean[] have;
     /** Pieces whose read was not started because their source is slow; read only if parity fails. */
     final boolean[] skipped;
+    /** Skipped pieces not to be read just because a read piece lags: their DataNode has a backlog. */
+    final boolean[] held;
     /** Pieces replaced by decoded bytes before their read arrived. */
     final boolean[] decoded;
     /** Pieces whose read failed (a dead DataNode): only decoding can bring them. */
@@ -302,6 +304,8 @@ final class ProactiveReader {
     private final boolean[] judgeLater;
     /** When the pieces that completed the fetch had arrived (for judging decoded ones). Guarded by this. */
     private long peersAt;
+    /** For a decoded piece whose read still runs: what ends its place in the DataNode's backlog. Guarded by this. */
+    private final Runnable[] backlogged;
 
     Fetch(long s, int j0, int count, long pos, byte[] buf, int off) {
       this.s = s;
@@ -325,6 +329,7 @@ final class ProactiveReader {
       pieces = new byte[k][];
       have = new boolean[k];
       skipped = new boolean[k];
+      held = new boolean[k];
       decoded = new boolean[k];
       failed = new boolean[k];
       reads = new Future<?>[k];
@@ -333,6 +338,7 @@ final class ProactiveReader {
       ended = new boolean[k];
       endedOk = new boolean[k];
       judgeLater = new boolean[k];
+      backlogged = new Runnable[k];
       parityBytes = new byte[m][];
       for (int r = 0; r < m; r++) {
         parityBytes[r] = leases.forTask(count * pieceBytes);
@@ -434,8 +440,8 @@ final class ProactiveReader {
      */
     private Future<Integer> next() throws InterruptedException {
       boolean anySkipped = false;
-      for (boolean x : skipped) {
-        anySkipped |= x;
+      for (int i = 0; i < skipped.length; i++) {
+        anySkipped |= skipped[i] && !held[i];
       }
       if (!anySkipped || !anyArrived) {
         return done.take();
@@ -455,6 +461,24 @@ final class ProactiveReader {
         }
       }
       return any;
+    }
+
+    /**
+     * Starts the reads left to parity because a piece that was read lags (the skip may
+     * rest on stale history), except those on a DataNode with a backlog of abandoned
+     * reads: it has not answered the reads it has. Those stay held for this fetch
+     * unless parity fails ({@link #startSkipped}).
+     */
+    private void startSkippedUnlessBacklogged() {
+      for (int i = 0; i < skipped.length; i++) {
+        if (skipped[i] && !held[i]) {
+          if (sources.backlogged(locations.of(s, i))) {
+            held[i] = true;
+          } else {
+            startRead(i);
+          }
+        }
+      }
     }
 
     /** Copies piece i (from {@code from}) into the caller's buffer. Called holding this fetch's monitor. */
@@ -549,7 +573,7 @@ final class ProactiveReader {
             if (f == null) {
               // A piece that was read lags behind its peers while a skipped one waits: the
               // skip may rest on stale history (the straggler moved), so read it after all.
-              startSkipped();
+              startSkippedUnlessBacklogged();
               continue;
             }
           }
@@ -614,6 +638,8 @@ final class ProactiveReader {
             judgeLater[i] = true;
             if (ended[i]) {
               judge(i);
+            } else {
+              backlogged[i] = sources.abandoned(locations.of(s, i));
             }
           }
         }
@@ -624,6 +650,10 @@ final class ProactiveReader {
     private synchronized void ended(int i, boolean ok) {
       ended[i] = true;
       endedOk[i] = ok;
+      if (backlogged[i] != null) {
+        backlogged[i].run();
+        backlogged[i] = null;
+      }
       if (judgeLater[i]) {
         judge(i);
       }

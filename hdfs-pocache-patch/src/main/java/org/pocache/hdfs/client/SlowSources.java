@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
@@ -31,11 +32,19 @@ import org.pocache.manager.server.StragglerMonitor;
  * not known here. A read skips at most m pieces per substripe (what parity can
  * replace), and reads the skipped pieces after all if the parity turns out to be
  * missing or unusable.
+ *
+ * <p>Reads parity made unnecessary keep running until the DataNode answers (HDFS
+ * offers no way to cancel a positional read), each holding a thread of the read
+ * pool. So that a very slow DataNode cannot take the pool, a DataNode with
+ * {@value #MAX_BACKLOG} or more such abandoned reads still running is skipped
+ * outright, without probes, until some of them end.
  */
 final class SlowSources {
   static final int WINDOW = 4;
   static final int LATE_OF = 3;
   static final int PROBE_EVERY = 8;
+  /** Abandoned reads still running on one DataNode past which its pieces are left to parity. */
+  static final int MAX_BACKLOG = 2;
 
   private final Supplier<Set<String>> stragglers;
   private final Map<String, History> histories = new ConcurrentHashMap<>();
@@ -46,6 +55,9 @@ final class SlowSources {
   private final AtomicLong skipped = new AtomicLong();
   /** Bytes and nanoseconds of finished data reads per DataNode, not yet reported to the Manager. */
   private final Map<String, long[]> observed = new ConcurrentHashMap<>();
+  /** Abandoned reads still running, per DataNode. */
+  private final Map<String, AtomicInteger> backlogs = new ConcurrentHashMap<>();
+  private final AtomicInteger backlog = new AtomicInteger();
 
   SlowSources(Supplier<Set<String>> stragglers) {
     this.stragglers = stragglers;
@@ -56,7 +68,40 @@ final class SlowSources {
    * not, pieces need not be located at all.
    */
   boolean judging() {
-    return !histories.isEmpty() || !stragglers.get().isEmpty();
+    return !histories.isEmpty() || backlog.get() > 0 || !stragglers.get().isEmpty();
+  }
+
+  /**
+   * A read of a piece held by {@code dataNodes} that parity replaced is still running:
+   * counted in its DataNode's backlog until the returned action is run (when the read
+   * ends; exactly once). Null when not counted (several replicas: which one HDFS
+   * reads is not known).
+   */
+  Runnable abandoned(List<String> dataNodes) {
+    if (dataNodes.size() != 1) {
+      return null;
+    }
+    AtomicInteger n = backlogs.computeIfAbsent(dataNodes.get(0), x -> new AtomicInteger());
+    n.incrementAndGet();
+    backlog.incrementAndGet();
+    return () -> {
+      n.decrementAndGet();
+      backlog.decrementAndGet();
+    };
+  }
+
+  /** Whether the one DataNode in {@code dataNodes} has {@link #MAX_BACKLOG} abandoned reads running. */
+  boolean backlogged(List<String> dataNodes) {
+    if (dataNodes.size() != 1 || backlog.get() == 0) {
+      return false;
+    }
+    AtomicInteger n = backlogs.get(dataNodes.get(0));
+    return n != null && n.get() >= MAX_BACKLOG;
+  }
+
+  /** Abandoned reads running now, over all DataNodes. */
+  int backlog() {
+    return backlog.get();
   }
 
   /** Whether to leave the piece held by {@code dataNodes} to parity this time. */
@@ -70,7 +115,9 @@ final class SlowSources {
       allListed &= listed.contains(dn);
     }
     boolean skip;
-    if (dataNodes.size() == 1) {
+    if (backlogged(dataNodes)) {
+      skip = true; // no probe either: the DataNode has not answered the ones it has
+    } else if (dataNodes.size() == 1) {
       String dn = dataNodes.get(0);
       History h = histories.get(dn);
       if (h != null && !allListed && h.onlyListed()) {

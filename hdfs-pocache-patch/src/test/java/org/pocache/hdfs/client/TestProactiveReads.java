@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -226,6 +227,50 @@ public class TestProactiveReads {
         assertEquals(-1, DataPattern.firstMismatch(17, 0, buf, 0, buf.length));
         quiet = own.skippedPieces() == before ? quiet + 1 : 0;
       }
+    }
+  }
+
+  /**
+   * A DataNode that takes 10 s per read, under 4 readers making 8 whole-file reads
+   * each: every read is answered from parity, and the reads sent to that DataNode stay
+   * bounded (a backlog of {@link SlowSources#MAX_BACKLOG} abandoned reads stops more)
+   * instead of one per read piling up in the read pool until it runs dry.
+   */
+  @Test
+  public void aDataNodeThatDoesNotAnswerGetsABoundedBacklog() throws Exception {
+    Path p = new Path("/proactive/backlog");
+    cachedFile(p, 18);
+    int readers = 4;
+    int reads = 8;
+    try (PoCacheFileSystem own = (PoCacheFileSystem) FileSystem.newInstance(hdfs.fs().getUri(), fs.getConf())) {
+      long before = hdfs.throttle(2).readsStarted();
+      hdfs.throttle(2).setDelayPerRead(10_000);
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(readers);
+      try {
+        List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+        for (int r = 0; r < readers; r++) {
+          done.add(pool.submit(() -> {
+            byte[] buf = new byte[(int) (4 * BLOCK)];
+            for (int i = 0; i < reads; i++) {
+              try (FSDataInputStream in = own.open(p)) {
+                in.readFully(0, buf);
+              }
+              assertEquals(-1, DataPattern.firstMismatch(18, 0, buf, 0, buf.length));
+            }
+            return null;
+          }));
+        }
+        for (java.util.concurrent.Future<?> f : done) {
+          f.get();
+        }
+      } finally {
+        pool.shutdownNow();
+        hdfs.throttle(2).reset();
+      }
+      long sent = hdfs.throttle(2).readsStarted() - before;
+      System.out.println("a DataNode taking 10 s per read: " + sent + " of " + readers * reads
+          + " whole-file reads sent it a read; " + own.skippedPieces() + " pieces left to parity");
+      assertTrue(sent + " reads sent to the stalled DataNode", sent <= readers + SlowSources.MAX_BACKLOG);
     }
   }
 

@@ -43,6 +43,33 @@ public class TestSlowSources {
     assertFalse("B has no history", s.skip(B));
   }
 
+  /**
+   * A DataNode still running {@link SlowSources#MAX_BACKLOG} reads that parity made
+   * unnecessary is skipped outright, with no probes, until one of them ends; pieces
+   * with several replicas are not counted.
+   */
+  @Test
+  public void aDataNodeWithABacklogOfAbandonedReadsIsSkippedWithoutProbes() {
+    SlowSources s = new SlowSources(Collections::emptySet);
+    assertFalse(s.judging());
+    Runnable[] ends = new Runnable[SlowSources.MAX_BACKLOG];
+    for (int i = 0; i < ends.length; i++) {
+      assertFalse("backlog " + i, s.skip(A));
+      ends[i] = s.abandoned(A);
+    }
+    assertTrue("a backlog is something to judge", s.judging());
+    for (int i = 0; i < 4 * SlowSources.PROBE_EVERY; i++) {
+      assertTrue("no probe while the backlog stands (" + i + ")", s.skip(A));
+    }
+    assertFalse("B has no backlog", s.skip(B));
+    assertEquals(null, s.abandoned(Arrays.asList("dn-a:9866", "dn-b:9866")));
+    ends[0].run();
+    assertFalse("one ended: below the backlog", s.skip(A));
+    ends[1].run();
+    assertEquals(0, s.backlog());
+    assertFalse(s.judging());
+  }
+
   @Test
   public void anOnTimeProbeClearsTheHistory() {
     SlowSources s = new SlowSources(Collections::emptySet);

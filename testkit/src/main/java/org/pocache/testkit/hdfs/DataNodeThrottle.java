@@ -22,6 +22,7 @@ public final class DataNodeThrottle {
   private volatile long bytesPerSecond; // 0 = unlimited
   private volatile long delayMillisPerRead;
   private final AtomicLong stallOnceMillis = new AtomicLong();
+  private final AtomicLong readsStarted = new AtomicLong();
   private long nextFreeNanos;           // guarded by this
 
   /** Caps reads at {@code bytesPerSecond} (0 = unlimited). */
@@ -67,8 +68,14 @@ public final class DataNodeThrottle {
     stallOnceMillis.set(0);
   }
 
+  /** Block reads this DataNode has started so far. */
+  public long readsStarted() {
+    return readsStarted.get();
+  }
+
   /** Called once when a block read starts. */
   void onReadStart() throws IOException {
+    readsStarted.incrementAndGet();
     long d = delayMillisPerRead + stallOnceMillis.getAndSet(0);
     if (d > 0) {
       sleepNanos(TimeUnit.MILLISECONDS.toNanos(d));
