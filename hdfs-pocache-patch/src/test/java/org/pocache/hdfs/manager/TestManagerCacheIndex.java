@@ -218,6 +218,28 @@ public class TestManagerCacheIndex {
     assertEquals(-1, reservedFor(direct));
   }
 
+  /** A file overwritten in place (create with overwrite) loses its parity when the new one is admitted. */
+  @Test
+  public void anOverwrittenFilesParityIsDroppedWhenTheNewOneIsAdmitted() throws Exception {
+    Path p = new Path("/index/overwritten/data");
+    DescriptorProto old = cluster.writeCached(manager, p, FILE, 5);
+    DescriptorProto now = cluster.writeCached(manager, p, FILE, 6);
+    assertTrue(old.getFileId() != now.getFileId());
+    int listed = 0;
+    for (DescriptorProto d : manager.listCached(p.toString(), 10).getDescriptorsList()) {
+      listed++;
+      assertEquals(now.getFileId(), d.getFileId());
+    }
+    assertEquals(1, listed);
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return !cluster.parityExists(old);
+      } catch (Exception e) {
+        return false;
+      }
+    }, 20, 10_000);
+  }
+
   /** Parity follows a rename (hdfs dfs -put writes x._COPYING_); the index shows the new name once it is read. */
   @Test
   public void aRenamedFileIsListedUnderItsNewName() throws Exception {

@@ -304,6 +304,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
             + expectedMaxBytes);
       }
       FileInfo f = namespace.open(checkPath(path));
+      // create(overwrite) replaced whatever file had this path: drop the old one's parity now,
+      // not when the sweep finds it gone (until then it would only take room).
+      dropReplaced(f.path != null ? f.path : path, f.id);
       Code code = codeFor(f);
       // A write of unknown size reserves the parity of one stripe (k blocks) and grows
       // with the file (growReservations); reserving for the largest cacheable file, as
@@ -565,6 +568,30 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     } finally {
       state.unlock();
     }
+    int dropped = dropIfGone(candidates);
+    return path + ": parity of " + dropped + " deleted file" + (dropped == 1 ? "" : "s") + " dropped";
+  }
+
+  /** Drops the parity of cached files listed under {@code path} other than file {@code id} that no longer exist. */
+  private void dropReplaced(String path, long id) {
+    List<Long> candidates = new ArrayList<>(1);
+    state.lock();
+    try {
+      for (CacheIndex.Entry e : index.entries()) {
+        if (e.state == CacheStateProto.CACHED && e.fileId != id && e.path.equals(path)) {
+          candidates.add(e.fileId);
+        }
+      }
+    } finally {
+      state.unlock();
+    }
+    if (!candidates.isEmpty()) {
+      dropIfGone(candidates);
+    }
+  }
+
+  /** Drops the parity of each listed file the NameNode no longer has; returns how many. */
+  private int dropIfGone(List<Long> candidates) {
     int dropped = 0;
     for (long id : candidates) {
       FileInfo f;
@@ -585,7 +612,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         state.unlock();
       }
     }
-    return path + ": parity of " + dropped + " deleted file" + (dropped == 1 ? "" : "s") + " dropped";
+    return dropped;
   }
 
   @Override
