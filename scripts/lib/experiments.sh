@@ -34,6 +34,11 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       sequential (hdfs dfs -cat), per-block (one task per split) and whole-file positional
       reads of six 64 MiB files in 16 MiB blocks, stock HDFS vs POCache, without and with
       a straggler
+  stragglers [--seconds S] [--straggler i|auto] [--factor F] [--json F]
+      the Manager's straggler list sampled every 2 s under a steady read load: S s
+      (default 120) without a straggler, S s with DataNode i at 1/F, S s after it
+      recovers; per phase, how often the straggler and how often a healthy DataNode
+      was listed, and how long the list took to find and to clear it
   plot [--out F.png] [JSON...]
       draws the job experiments' JSON (default: target/cluster/results/mapreduce.json and
       spark.json, whichever exist) as one bar chart of POCache / stock HDFS job times
@@ -218,6 +223,20 @@ ex_mapreduce() {
   python3 "$POCACHE_HOME/scripts/lib/summarize.py" mapreduce "$rows" "$json" "$dns" "$factor" "$input" "$block"
 }
 
+# Six 64 MiB files in 16 MiB blocks under /ex/reads, written through POCache (once).
+ex_reads_files() {
+  local work="$CLUSTER_DIR/results/reads" i
+  mkdir -p "$work"
+  if ! cl_hdfs dfs -test -d /ex/reads 2>/dev/null; then
+    cl_hdfs dfs -mkdir -p /ex/reads
+    for i in 1 2 3 4 5 6; do
+      head -c $((64 << 20)) /dev/urandom >"$work/f$i.bin"
+      cl_hdfs dfs -D dfs.blocksize=$((16 << 20)) -D fs.hdfs.impl=$POCACHE_FS -put -f "$work/f$i.bin" "/ex/reads/f$i.bin" >/dev/null
+      rm -f "$work/f$i.bin"
+    done
+  fi
+}
+
 ex_reads() {
   local repeats=5 straggler=auto factor=10 json="$CLUSTER_DIR/results/reads.json"
   while [[ $# -gt 0 ]]; do
@@ -230,16 +249,8 @@ ex_reads() {
     esac
   done
   ex_require_cluster
-  local work="$CLUSTER_DIR/results/reads" i
-  mkdir -p "$work"
-  if ! cl_hdfs dfs -test -d /ex/reads 2>/dev/null; then
-    cl_hdfs dfs -mkdir -p /ex/reads
-    for i in 1 2 3 4 5 6; do
-      head -c $((64 << 20)) /dev/urandom >"$work/f$i.bin"
-      cl_hdfs dfs -D dfs.blocksize=$((16 << 20)) -D fs.hdfs.impl=$POCACHE_FS -put -f "$work/f$i.bin" "/ex/reads/f$i.bin" >/dev/null
-      rm -f "$work/f$i.bin"
-    done
-  fi
+  local work="$CLUSTER_DIR/results/reads"
+  ex_reads_files
   ex_ensure_cached /ex/reads
   local dn=$straggler
   [[ $dn == auto ]] && dn=$(ex_pick_straggler /ex/reads)
@@ -254,6 +265,48 @@ ex_reads() {
     --dir /ex/reads --repeats "$repeats" --label straggler --json "$work/straggler.json" 2> >(grep -v WARN >&2)
   cl_straggler off >/dev/null
   python3 "$POCACHE_HOME/scripts/lib/summarize.py" reads "$work/none.json" "$work/straggler.json" "$json" "$dn" "$factor"
+}
+
+# The Manager's straggler list against the truth: phases with no straggler, one
+# DataNode shaped to 1/factor, and after it recovers, under a steady read load
+# (ClusterReads over /ex/reads); the list sampled every 2 s.
+ex_stragglers() {
+  local seconds=120 straggler=auto factor=10 json="$CLUSTER_DIR/results/stragglers.json"
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --seconds) seconds=$2; shift 2 ;;
+      --straggler) straggler=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment stragglers: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$seconds" =~ ^[0-9]+$ && $seconds -ge 10 ]] || die "experiment stragglers: --seconds must be >= 10, got '$seconds'"
+  ex_require_cluster
+  local work="$CLUSTER_DIR/results/stragglers"
+  mkdir -p "$work"
+  ex_reads_files
+  ex_ensure_cached /ex/reads
+  local dn=$straggler
+  [[ $dn == auto ]] && dn=$(ex_pick_straggler /ex/reads)
+  local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes"
+  cl_straggler off >/dev/null
+  "$JAVA" -Xmx1g -Dhadoop.root.logger=ERROR,console -cp "$cp" org.pocache.experiments.cluster.ClusterReads \
+    --dir /ex/reads --repeats 100000 --label load --json "$work/load.json" >/dev/null 2>&1 &
+  local load=$!
+  : >"$work/samples.txt"
+  local sampler=(org.pocache.experiments.cluster.StragglerSampler)
+  say "experiment stragglers: ${seconds} s without a straggler"
+  "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" none "$seconds" 2000 >>"$work/samples.txt"
+  cl_straggler on "$dn" --factor "$factor" >/dev/null
+  say "experiment stragglers: ${seconds} s with DataNode $dn at 1/$factor"
+  "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" slow "$seconds" 2000 >>"$work/samples.txt"
+  cl_straggler off >/dev/null
+  say "experiment stragglers: ${seconds} s after it recovered"
+  "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" recovered "$seconds" 2000 >>"$work/samples.txt"
+  kill "$load" 2>/dev/null || true
+  wait "$load" 2>/dev/null || true
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" stragglers "$work/samples.txt" "$json" "$CL_NET.$dn.2" "$factor"
 }
 
 SPARK_DIR() { echo "$POCACHE_HOME/experiments/spark"; }
@@ -404,6 +457,7 @@ cmd_experiment() {
     mapreduce) ex_mapreduce "$@" ;;
     reads) stale && build; ex_reads "$@" ;;
     spark) ex_spark "$@" ;;
+    stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
     ""|help|--help) ex_usage ;;
     *) ex_usage >&2; die "experiment: unknown experiment '$name'" ;;

@@ -5,6 +5,7 @@
   summarize.py spark ROWS JSON STRAGGLER_DN FACTOR INPUT_MIB BLOCK_MIB
   summarize.py spark-digest ROWS JOB        (the first recorded output digest of JOB)
   summarize.py pick-straggler [K] < fsck output
+  summarize.py stragglers SAMPLES JSON STRAGGLER_HOST FACTOR
 """
 import json
 import statistics
@@ -156,6 +157,58 @@ def pick_straggler(k="4"):
     print(f"straggler DataNode {best}: holds {held.get(best, 0)} blocks, {rescuable.get(best, 0)} of them"
           f" alone in their stripe (maskable by m = 1)", file=sys.stderr)
 
+def stragglers(samples_file, out, dn, factor):
+    """Samples: 'phase ms listed' lines; dn: the straggler's address (host, any port)."""
+    phases = {}
+    for line in open(samples_file):
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        phase, ms, listed = parts[0], int(parts[1]), parts[2]
+        phases.setdefault(phase, []).append((ms, listed))
+    rows = []
+    for phase in ("none", "slow", "recovered"):
+        samples = phases.get(phase, [])
+        answered = [(ms, l) for ms, l in samples if l != "?"]
+        n = len(answered)
+        def has_straggler(l):
+            return l != "-" and any(x.split(":")[0] == dn for x in l.split(","))
+        def has_healthy(l):
+            return l != "-" and any(x.split(":")[0] != dn for x in l.split(","))
+        with_straggler = sum(1 for _, l in answered if has_straggler(l))
+        with_healthy = sum(1 for _, l in answered if has_healthy(l))
+        row = {"phase": phase, "samples": len(samples), "unanswered": len(samples) - n,
+               "straggler_listed": with_straggler / n if n else None,
+               "healthy_listed": with_healthy / n if n else None}
+        if phase == "slow":
+            first = next((ms for ms, l in answered if has_straggler(l)), None)
+            row["first_listed_ms"] = first
+            after = [l for ms, l in answered if first is not None and ms >= first]
+            row["straggler_listed_after_first"] = (sum(1 for l in after if has_straggler(l)) / len(after)
+                                                   if after else None)
+        if phase == "recovered":
+            last = max((ms for ms, l in answered if has_straggler(l)), default=None)
+            row["cleared_after_ms"] = 0 if last is None else last + 2000
+        rows.append(row)
+    result = {"straggler": dn, "factor": float(factor), "interval_ms": 2000, "phases": rows}
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1)
+    for r in rows:
+        extra = ""
+        if "first_listed_ms" in r:
+            extra = "; first listed after %s ms, then in %s of samples" % (
+                r["first_listed_ms"], fmt(r["straggler_listed_after_first"]))
+        if "cleared_after_ms" in r:
+            extra = "; cleared within %s ms" % r["cleared_after_ms"]
+        print("%-10s %3d samples: straggler listed in %s, a healthy DataNode in %s%s" % (
+            r["phase"], r["samples"], fmt(r["straggler_listed"]), fmt(r["healthy_listed"]), extra))
+    print("wrote " + out)
+
+
+def fmt(x):
+    return "n/a" if x is None else "%.1f%%" % (100 * x)
+
+
 if __name__ == "__main__":
     {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
-     "pick-straggler": pick_straggler}[sys.argv[1]](*sys.argv[2:])
+     "pick-straggler": pick_straggler, "stragglers": stragglers}[sys.argv[1]](*sys.argv[2:])
