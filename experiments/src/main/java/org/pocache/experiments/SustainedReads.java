@@ -114,18 +114,7 @@ public final class SustainedReads {
       }
       try (ManagerClient manager = new ManagerClient(new java.net.InetSocketAddress("127.0.0.1", managerPort),
           hdfs.conf(), 10_000)) {
-        for (Path p : paths) {
-          manager.prefetch(p.toUri().getPath());
-        }
-        long deadline = System.currentTimeMillis() + 120_000;
-        for (Path p : paths) {
-          while (!manager.getDescriptor(p.toUri().getPath()).hasParity()) {
-            if (System.currentTimeMillis() > deadline) {
-              throw new IOException("the Manager did not cache the parity of " + p + " within 120 s");
-            }
-            Thread.sleep(50);
-          }
-        }
+        BaselineDriver.awaitParity(manager, paths);
       }
       hdfs.setAllBandwidth(bandwidth);
       Configuration conf = hdfs.conf();

@@ -137,7 +137,7 @@ final class DegradedReader {
       int k = d.getK();
       int m = d.getM();
       long t0 = System.nanoTime();
-      if (!onStraggler(s, i) && !sources.backlogged(locations.of(s, i))) {
+      if (!onStraggler(s, i) && (sources.backlog() == 0 || !sources.backlogged(locations.of(s, i)))) {
         startDirect();
         Future<Integer> first = race.poll(deadlineNanos(part), TimeUnit.NANOSECONDS);
         if (first != null) {

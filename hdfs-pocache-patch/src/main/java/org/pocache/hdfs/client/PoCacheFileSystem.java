@@ -576,7 +576,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           LOG.info("POCache reaches Redis at {} again", settings.hosts);
         }
         return store;
-      } catch (IllegalArgumentException | LinkageError e) {
+      } catch (RuntimeException | LinkageError e) { // whatever the connect throws, HDFS goes on without parity
         storeRetryAt = System.currentTimeMillis() + settings.breakerOpenMillis;
         redisConnectFailures.incrementAndGet();
         fallbacks.incrementAndGet();
