@@ -291,9 +291,15 @@ ex_stragglers() {
   [[ $dn == auto ]] && dn=$(ex_pick_straggler /ex/reads)
   local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes"
   cl_straggler off >/dev/null
-  "$JAVA" -Xmx1g -Dhadoop.root.logger=ERROR,console -cp "$cp" org.pocache.experiments.cluster.ClusterReads \
-    --dir /ex/reads --repeats 100000 --label load --json "$work/load.json" >/dev/null 2>&1 &
-  local load=$!
+  # Three POCache clients, as three tasks or executors would be: one reading each block
+  # in its own stream (a task per split), one positional, one front to back.
+  local load=() pattern
+  for pattern in split pread seq; do
+    "$JAVA" -Xmx1g -Dhadoop.root.logger=ERROR,console -cp "$cp" org.pocache.experiments.cluster.ClusterReads \
+      --dir /ex/reads --repeats 100000 --modes pocache --patterns "$pattern" --label "load-$pattern" \
+      >"$work/load-$pattern.log" 2>&1 &
+    load+=($!)
+  done
   : >"$work/samples.txt"
   local sampler=(org.pocache.experiments.cluster.StragglerSampler)
   say "experiment stragglers: ${seconds} s without a straggler"
@@ -304,8 +310,8 @@ ex_stragglers() {
   cl_straggler off >/dev/null
   say "experiment stragglers: ${seconds} s after it recovered"
   "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" recovered "$seconds" 2000 >>"$work/samples.txt"
-  kill "$load" 2>/dev/null || true
-  wait "$load" 2>/dev/null || true
+  kill "${load[@]}" 2>/dev/null || true
+  wait "${load[@]}" 2>/dev/null || true
   python3 "$POCACHE_HOME/scripts/lib/summarize.py" stragglers "$work/samples.txt" "$json" "$CL_NET.$dn.2" "$factor"
 }
 

@@ -42,6 +42,7 @@ public final class ClusterReads {
     String json = null;
     String label = "";
     List<String> patterns = new ArrayList<>(Arrays.asList("seq", "split", "pread"));
+    List<String> modes = Arrays.asList("vanilla", "pocache");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--dir": dir = args[++i]; break;
@@ -49,12 +50,21 @@ public final class ClusterReads {
         case "--json": json = args[++i]; break;
         case "--label": label = args[++i]; break;
         case "--patterns": patterns = Arrays.asList(args[++i].split(",")); break;
+        case "--modes": modes = Arrays.asList(args[++i].split(",")); break;
         default:
           System.err.println("Usage: ClusterReads [--dir /bench] [--repeats N] [--patterns seq,split,pread]"
-              + " [--label L] [--json F]");
+              + " [--modes vanilla,pocache] [--label L] [--json F]");
           System.exit(2);
       }
     }
+    for (String m : modes) {
+      if (!m.equals("vanilla") && !m.equals("pocache")) {
+        System.err.println("ClusterReads: --modes takes vanilla and/or pocache, got '" + m + "'");
+        System.exit(2);
+      }
+    }
+    boolean withVanilla = modes.contains("vanilla");
+    boolean withPocache = modes.contains("pocache");
     Configuration base = new Configuration();
     Configuration vanillaConf = new Configuration(base);
     vanillaConf.set("fs.hdfs.impl", "org.apache.hadoop.hdfs.DistributedFileSystem");
@@ -82,6 +92,9 @@ public final class ClusterReads {
           boolean pocacheFirst = r % 2 == 1;
           for (int turn = 0; turn < 2; turn++) {
             boolean usePocache = (turn == 0) == pocacheFirst;
+            if (usePocache ? !withPocache : !withVanilla) {
+              continue;
+            }
             long[] crcs = new long[files.length];
             long t0 = System.nanoTime();
             for (int x = 0; x < files.length; x++) {

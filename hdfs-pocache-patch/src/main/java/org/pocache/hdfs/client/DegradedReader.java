@@ -164,7 +164,7 @@ final class DegradedReader {
             race.submit(() -> {
               try {
                 long started = System.nanoTime();
-                data.readFully(ax, b, 0, nx);
+                readObserved(ax, b, nx, locations.of(s, tag));
                 sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
               } finally {
                 leases.written(b);
@@ -247,7 +247,7 @@ final class DegradedReader {
       race.submit(() -> {
         try {
           long t0 = System.nanoTime();
-          data.readFully(at + from, b, 0, count);
+          readObserved(at + from, b, count, locations.of(s, i));
           sources.observed(locations.of(s, i), count, System.nanoTime() - t0);
         } catch (IOException e) {
           throw new DirectReadException(e);
@@ -332,7 +332,7 @@ final class DegradedReader {
         reads.add(() -> {
           try {
             long started = System.nanoTime();
-            data.readFully(ax, b, 0, nx);
+            readObserved(ax, b, nx, locations.of(s, tag));
             sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
           } catch (IOException | RuntimeException e) {
             failed.set(true);
@@ -446,6 +446,18 @@ final class DegradedReader {
    */
   boolean leaveToParity(long s, int i) {
     return sources.skip(locations.of(s, i));
+  }
+
+  /** Reads {@code n} bytes at {@code at} into {@code b}, counted in flight on {@code where} while it runs. */
+  private void readObserved(long at, byte[] b, int n, List<String> where) throws IOException {
+    Runnable inFlight = sources.reading(where, n);
+    try {
+      data.readFully(at, b, 0, n);
+    } finally {
+      if (inFlight != null) {
+        inFlight.run();
+      }
+    }
   }
 
   /** A streamed read of {@code bytes} of data piece (s, i) took {@code nanos}; {@code late}: parity beat it. */

@@ -408,9 +408,16 @@ final class ProactiveReader {
       }
       reads[i] = done.submit(() -> {
         boolean ok = false;
+        Runnable inFlight = sources.reading(locations.of(s, i), n);
         try {
           long t0 = System.nanoTime();
-          data.readFully(at, b, 0, n);
+          try {
+            data.readFully(at, b, 0, n);
+          } finally {
+            if (inFlight != null) {
+              inFlight.run();
+            }
+          }
           arrivedAt[i] = System.nanoTime();
           ok = true;
           if (beginCopy()) {

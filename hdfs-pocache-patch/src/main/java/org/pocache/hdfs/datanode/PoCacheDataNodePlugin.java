@@ -19,9 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code dfs.datanode.plugins}: every {@code dfs.pocache.datanode.heartbeat.interval.ms}
- * takes the deltas of the DataNode's BytesRead, TotalReadTime and read-op counters
- * and sends them to the Manager as one service-rate sample. An interval without
- * reads sends nothing (no evidence either way). Any failure (Manager down,
+ * sends the Manager one service-rate sample of the DataNode's reads in that interval:
+ * the packets its reads sent and the mean time a packet took to go out (disk and
+ * network, as the socket drained), so a slow read counts while it runs, not only
+ * when it ends (a 16 MB block at 1 MB/s ends once in 16 s); where reads do not use
+ * transferTo, the deltas of BytesRead and TotalReadTime of the reads that ended. An
+ * interval without reads sends nothing (no evidence either way). Any failure (Manager down,
  * metrics not yet registered) is counted and logged at debug level; it never
  * affects the DataNode.
  */
@@ -31,6 +34,7 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
   private ScheduledExecutorService timer;
   private ManagerClient client;
   private ReadCounters last;
+  private long lastAtNanos;
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
 
@@ -69,15 +73,36 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
         return; // not registered yet
       }
       ReadCounters prev = last;
+      long at = System.nanoTime();
+      long intervalNanos = at - lastAtNanos;
       last = now;
-      if (prev == null || now.bytesRead <= prev.bytesRead) {
+      lastAtNanos = at;
+      if (prev == null) {
+        return;
+      }
+      long bytes;
+      double millis;
+      long packets = now.packets >= 0 && prev.packets >= 0 ? now.packets - prev.packets : 0;
+      if (packets > 0) {
+        // The pace of every read that sent data this interval, finished or not. Packets
+        // of concurrent reads overlap: their summed time past the interval is not the
+        // DataNode's, or four readers sharing a healthy link would look four times slower.
+        bytes = packets * ReadCounters.PACKET_BYTES;
+        millis = Math.min(packets * now.nanosPerPacket, intervalNanos) / 1e6;
+      } else if (now.bytesRead > prev.bytesRead) {
+        // Reads without transferTo (encrypted transfer, transferTo off): whole reads that ended.
+        bytes = now.bytesRead - prev.bytesRead;
+        millis = now.readMillis - prev.readMillis;
+      } else {
+        return;
+      }
+      if (!(millis > 0)) {
         return;
       }
       if (client == null) {
         client = new ManagerClient(manager, conf, timeout);
       }
-      client.heartbeat(id.getXferAddr(), now.bytesRead - prev.bytesRead, now.readMillis - prev.readMillis,
-          now.readOps - prev.readOps);
+      client.heartbeat(id.getXferAddr(), bytes, millis, now.readOps - prev.readOps);
       sent.incrementAndGet();
     } catch (Throwable t) {
       failed.incrementAndGet();

@@ -11,20 +11,36 @@ import org.apache.hadoop.metrics2.MetricsTag;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 
 /**
- * A DataNode's read counters (BytesRead, TotalReadTime in ms, ReadBlockOpNumOps),
- * taken from its metrics2 source through the public MetricsCollector interface:
- * DataNodeMetrics has no public getters, and this avoids Hadoop's private
- * collector implementation.
+ * A DataNode's read counters, taken from its metrics2 source through the public
+ * MetricsCollector interface (DataNodeMetrics has no public getters, and this avoids
+ * Hadoop's private collector implementation): BytesRead, TotalReadTime in ms and
+ * ReadBlockOpNumOps, which move when a block read ends; and the packets sent by
+ * {@code transferTo} with the mean time each took, waiting for the socket and
+ * transferring (SendDataPacketBlockedOnNetworkNanos and SendDataPacketTransferNanos),
+ * which move with every 64 KB packet, so a read that takes a minute shows its pace
+ * while it runs.
+ *
+ * <p>The means are those of the packets since the source's previous snapshot, and
+ * reading them takes a snapshot (as a metrics sink or a JMX read does).
  */
 final class ReadCounters {
+  /** Data bytes in one transferTo packet (BlockSender's TRANSFERTO_BUFFER_SIZE at 512-byte chunks). */
+  static final long PACKET_BYTES = 64 << 10;
+
   final long bytesRead;
   final long readMillis;
   final long readOps;
+  /** Packets sent with transferTo so far; -1 if the DataNode does not publish them. */
+  final long packets;
+  /** Mean nanoseconds per packet (waiting plus transferring) since the previous snapshot. */
+  final double nanosPerPacket;
 
-  private ReadCounters(long bytesRead, long readMillis, long readOps) {
+  private ReadCounters(long bytesRead, long readMillis, long readOps, long packets, double nanosPerPacket) {
     this.bytesRead = bytesRead;
     this.readMillis = readMillis;
     this.readOps = readOps;
+    this.packets = packets;
+    this.nanosPerPacket = nanosPerPacket;
   }
 
   /** The counters now, or null if the source is not registered (yet). */
@@ -38,12 +54,20 @@ final class ReadCounters {
     Long b = c.values.get("BytesRead");
     Long t = c.values.get("TotalReadTime");
     Long o = c.values.get("ReadBlockOpNumOps");
-    return b == null || t == null || o == null ? null : new ReadCounters(b, t, o);
+    if (b == null || t == null || o == null) {
+      return null;
+    }
+    Long n = c.values.get("SendDataPacketTransferNanosNumOps");
+    Double transfer = c.doubles.get("SendDataPacketTransferNanosAvgTime");
+    Double wait = c.doubles.get("SendDataPacketBlockedOnNetworkNanosAvgTime");
+    boolean havePackets = n != null && transfer != null && wait != null;
+    return new ReadCounters(b, t, o, havePackets ? n : -1, havePackets ? transfer + wait : 0);
   }
 
   /** Keeps the numeric values by name, ignores tags. */
   private static final class Collector extends MetricsRecordBuilder implements MetricsCollector {
     final Map<String, Long> values = new HashMap<>();
+    final Map<String, Double> doubles = new HashMap<>();
 
     @Override
     public MetricsRecordBuilder addRecord(String name) {
@@ -102,11 +126,13 @@ final class ReadCounters {
 
     @Override
     public MetricsRecordBuilder addGauge(MetricsInfo info, float value) {
+      doubles.put(info.name(), (double) value);
       return this;
     }
 
     @Override
     public MetricsRecordBuilder addGauge(MetricsInfo info, double value) {
+      doubles.put(info.name(), value);
       return this;
     }
 

@@ -107,21 +107,67 @@ public class TestSlowSources {
   @Test
   public void observationsAreReportedOnceTheyReachTheManagersMinimum() {
     SlowSources s = new SlowSources(Collections::emptySet);
-    s.observed(A, 600 << 10, 5_000_000);
-    s.observed(B, 2 << 20, 40_000_000);
-    s.observed(Arrays.asList("dn-a:9866", "dn-b:9866"), 8 << 20, 1); // which replica served is unknown
+    s.observed(A, 600 << 10, 0, 5_000_000);
+    s.observed(B, 2 << 20, 0, 40_000_000);
+    s.observed(Arrays.asList("dn-a:9866", "dn-b:9866"), 8 << 20, 0, 1); // which replica served is unknown
     List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> first = s.drainObservations();
     assertEquals(1, first.size());
     assertEquals("dn-b:9866", first.get(0).getDataNode());
     assertEquals(2 << 20, first.get(0).getBytes());
     assertEquals(40.0, first.get(0).getMillis(), 1e-9);
-    s.observed(A, 600 << 10, 7_000_000); // A now has 1.2 MiB in 12 ms
+    s.observed(A, 600 << 10, 10_000_000, 17_000_000); // A now has 1.2 MiB in 12 ms
     List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> second = s.drainObservations();
     assertEquals(1, second.size());
     assertEquals("dn-a:9866", second.get(0).getDataNode());
     assertEquals(1200 << 10, second.get(0).getBytes());
     assertEquals(12.0, second.get(0).getMillis(), 1e-9);
     assertTrue(s.drainObservations().isEmpty());
+  }
+
+  @Test
+  public void concurrentReadsOfOneDataNodeCountItsBusyTimeOnce() {
+    SlowSources s = new SlowSources(Collections::emptySet);
+    // Four 1 MiB reads at once, each taking 40 ms: the DataNode delivered 4 MiB in 40 ms.
+    for (int r = 0; r < 4; r++) {
+      s.observed(A, 1 << 20, r * 1_000_000L, 40_000_000L + r * 1_000_000L);
+    }
+    // Then one more after a pause: idle time between reads is not the DataNode's.
+    s.observed(A, 1 << 20, 100_000_000L, 110_000_000L);
+    List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> o = s.drainObservations();
+    assertEquals(1, o.size());
+    assertEquals(5 << 20, o.get(0).getBytes());
+    assertEquals(53.0, o.get(0).getMillis(), 1e-9); // 0-43 ms and 100-110 ms
+  }
+
+  @Test
+  public void aLongReadInFlightIsReportedBeforeItEnds() {
+    SlowSources s = new SlowSources(Collections::emptySet);
+    long t0 = System.nanoTime();
+    Runnable end = s.reading(A, 4 << 20);
+    assertTrue("too young to count", s.drainObservations(t0 + 500_000_000L).isEmpty());
+    // Still under way after 5 s: at most 4 MiB in 5 s, reported, and again 5 s later.
+    List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> o =
+        s.drainObservations(t0 + 5_000_000_000L);
+    assertEquals(1, o.size());
+    assertEquals(4 << 20, o.get(0).getBytes());
+    assertEquals(5000.0, o.get(0).getMillis(), 5.0);
+    o = s.drainObservations(t0 + 10_000_000_000L);
+    assertEquals(10000.0, o.get(0).getMillis(), 5.0);
+    end.run();
+    assertTrue("an ended read is no longer in flight", s.drainObservations(t0 + 20_000_000_000L).isEmpty());
+    assertEquals(null, s.reading(Arrays.asList("dn-a:9866", "dn-b:9866"), 1 << 20));
+  }
+
+  @Test
+  public void manySpansAreFoldedWithoutLosingTime() {
+    SlowSources.Busy b = new SlowSources.Busy();
+    for (int r = 0; r < 2000; r++) {
+      b.add(1000, r * 10L, r * 10L + 5); // 5 ns busy in every 10
+    }
+    long[] t = b.takeIfAtLeast(1, 0);
+    assertEquals(2_000_000, t[0]);
+    assertEquals(10_000, t[1]);
+    assertEquals(null, b.takeIfAtLeast(1, 0));
   }
 
   @Test

@@ -94,11 +94,14 @@ public final class StragglerMonitor {
 
   /** Counts a fresh sample of {@code dataNode} as flagged or not. */
   private void judge(StragglerDetector detector, Map<String, Integer> runs, String dataNode) {
-    if (detector.stragglers(clock.getAsLong()).contains(dataNode)) {
+    boolean flagged = detector.stragglers(clock.getAsLong()).contains(dataNode);
+    if (flagged) {
       runs.merge(dataNode, 1, (a, b) -> Math.min(a + b, CONFIRMATIONS));
     } else {
       runs.remove(dataNode);
     }
+    LOG.debug("{} sample of {} {}", detector == heartbeats ? "Heartbeat" : "Client", dataNode,
+        flagged ? "flagged" : "not flagged");
   }
 
   /** The detector's flagged DataNodes whose last {@link #CONFIRMATIONS} samples were all flagged. */
@@ -116,6 +119,10 @@ public final class StragglerMonitor {
       throws IOException {
     try {
       detector.report(dataNode, bytes, millis, clock.getAsLong());
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("{} from {}: {} bytes in {} ms ({} MiB/s)", what, dataNode, bytes, String.format("%.1f", millis),
+            millis > 0 ? String.format("%.2f", bytes / 1048576.0 / (millis / 1000)) : "-");
+      }
     } catch (IllegalArgumentException e) {
       throw new IOException("bad " + what + " from " + dataNode + ": " + e.getMessage(), e);
     }
