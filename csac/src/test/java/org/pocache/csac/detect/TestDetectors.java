@@ -55,6 +55,30 @@ public class TestDetectors {
     assertEquals(Collections.emptySet(), calm.stragglers(0));
   }
 
+  /**
+   * Heartbeat rates (MiB/s) of five DataNodes in one interval on the multi-process
+   * cluster, DataNode 1 shaped to a tenth: the healthy ones spread by a factor of
+   * two, which on a linear scale put the bar below zero.
+   */
+  @Test
+  public void medianMadFindsAStragglerAmongWidelySpreadHealthyRates() {
+    double[][] intervals = {{0.59, 4.74, 7.28, 4.27, 9.12}, {0.83, 10.52, 8.83, 5.82, 6.19}};
+    for (double[] rates : intervals) {
+      MedianMad d = new MedianMad(3, 60_000, 60_000, 0.75);
+      for (int i = 0; i < rates.length; i++) {
+        d.report("dn" + i, (long) (rates[i] * MIB), 1000, 0);
+      }
+      assertEquals(java.util.Arrays.toString(rates), Collections.singleton("dn0"), d.stragglers(0));
+    }
+    // A healthy DataNode at half the median (two readers sharing it) is not flagged.
+    MedianMad d = new MedianMad(3, 60_000, 60_000, 0.75);
+    double[] healthy = {3.3, 6.1, 7.5, 8.0, 11.6};
+    for (int i = 0; i < healthy.length; i++) {
+      d.report("dn" + i, (long) (healthy[i] * MIB), 1000, 0);
+    }
+    assertEquals(Collections.emptySet(), d.stragglers(0));
+  }
+
   @Test
   public void reportsExpireAndRecoveryClears() {
     MedianMad d = new MedianMad(3, 10_000, 30_000, 0.3);

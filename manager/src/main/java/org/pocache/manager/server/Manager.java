@@ -34,7 +34,8 @@ public final class Manager implements AutoCloseable {
    * @throws IllegalArgumentException naming a bad key
    */
   public static Manager start(Configuration conf, Namespace namespace) throws IOException {
-    StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), newDetector(conf), System::currentTimeMillis);
+    StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), newDetector(conf), reportTtl(conf),
+        System::currentTimeMillis);
     InetSocketAddress bind = PoCacheConfig.getAddress(conf, PoCacheConfigKeys.MANAGER_ADDRESS_KEY,
         PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);
     int handlers = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_HANDLERS_KEY,
@@ -91,10 +92,14 @@ public final class Manager implements AutoCloseable {
             PoCacheConfigKeys.STRAGGLER_MIN_SAMPLES_DEFAULT, 2, 100_000),
         PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY,
             PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_DEFAULT, 1, Integer.MAX_VALUE),
-        PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_REPORT_TTL_KEY,
-            PoCacheConfigKeys.STRAGGLER_REPORT_TTL_DEFAULT, 1, Integer.MAX_VALUE),
+        reportTtl(conf),
         PoCacheConfig.getDouble(conf, PoCacheConfigKeys.STRAGGLER_MIN_FRACTION_KEY,
             PoCacheConfigKeys.STRAGGLER_MIN_FRACTION_DEFAULT, 0, 1));
+  }
+
+  private static int reportTtl(Configuration conf) {
+    return PoCacheConfig.getInt(conf, PoCacheConfigKeys.STRAGGLER_REPORT_TTL_KEY,
+        PoCacheConfigKeys.STRAGGLER_REPORT_TTL_DEFAULT, 1, Integer.MAX_VALUE);
   }
 
   public StragglerMonitor stragglers() {

@@ -25,12 +25,17 @@ import org.slf4j.LoggerFactory;
  * cannot see. Each detector synchronizes on itself, so heartbeats and reports
  * from many RPC handler threads and readers of the list are safe.
  *
- * <p>A DataNode is listed only once {@value #CONFIRMATIONS} successive samples of it
- * were flagged. A single sample is one interval of one DataNode's reads, and under
- * load one interval often looks slow on a healthy DataNode (two readers sharing it, a
- * long read that finished in that interval); listing it sends every reader of its
- * blocks to parity, which costs the other DataNodes k - 1 reads per piece. A real
- * straggler is slow in every sample and is listed one interval later.
+ * <p>A DataNode is listed once {@value #CONFIRMATIONS} successive samples of it were
+ * flagged, and leaves the list once {@value #CONFIRMATIONS} successive samples were
+ * not (or when nothing flagged it for the report expiry: a DataNode that went quiet).
+ * A single sample is one interval of one DataNode's reads, and under load one
+ * interval often looks slow on a healthy DataNode (two readers sharing it, a long
+ * read that finished in that interval); listing it sends every reader of its blocks
+ * to parity, which costs the other DataNodes k - 1 reads per piece. A real straggler
+ * is slow in nearly every sample and is listed one interval later. The same holds
+ * the other way: one interval in which the healthy DataNodes happened to be slow
+ * too, or a heartbeat that waited behind the straggler's own backlog, does not take
+ * a straggler off the list and hand its readers back to it.
  */
 public final class StragglerMonitor {
   private static final Logger LOG = LoggerFactory.getLogger(StragglerMonitor.class);
@@ -39,15 +44,16 @@ public final class StragglerMonitor {
    * millisecond or less, and TotalReadTime-like granularity would make noise.
    */
   public static final long MIN_CLIENT_SAMPLE_BYTES = 1 << 20;
-  /** Successive flagged samples of a DataNode before it is listed. */
+  /** Successive flagged samples of a DataNode before it is listed, and unflagged ones before it is not. */
   public static final int CONFIRMATIONS = 2;
 
   private final StragglerDetector heartbeats;
   private final StragglerDetector clientReads;
+  private final long reportTtlMillis;
   private final LongSupplier clock;
-  /** Flagged samples in a row, per DataNode, of heartbeats and of client reads. */
-  private final Map<String, Integer> slowHeartbeats = new ConcurrentHashMap<>();
-  private final Map<String, Integer> slowReads = new ConcurrentHashMap<>();
+  /** Per DataNode, the verdicts on its heartbeats and on client reads of it. */
+  private final Map<String, Verdicts> byHeartbeats = new ConcurrentHashMap<>();
+  private final Map<String, Verdicts> byClientReads = new ConcurrentHashMap<>();
   /** The list last returned, to log each change once. */
   private volatile String lastLogged = "[] []";
 
@@ -55,13 +61,19 @@ public final class StragglerMonitor {
    * @param heartbeats judges DataNode heartbeats
    * @param clientReads judges client observations; a separate instance of the same
    *     kind (its samples are never compared with heartbeats')
+   * @param reportTtlMillis how long a listed DataNode stays listed without a flagged sample
    */
-  public StragglerMonitor(StragglerDetector heartbeats, StragglerDetector clientReads, LongSupplier clock) {
+  public StragglerMonitor(StragglerDetector heartbeats, StragglerDetector clientReads, long reportTtlMillis,
+      LongSupplier clock) {
     if (heartbeats == clientReads) {
       throw new IllegalArgumentException("heartbeats and client observations need detectors of their own");
     }
+    if (reportTtlMillis <= 0) {
+      throw new IllegalArgumentException("report expiry must be > 0 ms, got " + reportTtlMillis);
+    }
     this.heartbeats = heartbeats;
     this.clientReads = clientReads;
+    this.reportTtlMillis = reportTtlMillis;
     this.clock = clock;
   }
 
@@ -72,7 +84,7 @@ public final class StragglerMonitor {
     }
     report(heartbeats, dataNode, bytesRead, serviceMillis, "heartbeat");
     if (bytesRead > 0 && serviceMillis > 0) {
-      judge(heartbeats, slowHeartbeats, dataNode);
+      judge(heartbeats, byHeartbeats, dataNode);
     }
   }
 
@@ -87,32 +99,58 @@ public final class StragglerMonitor {
     if (bytes >= MIN_CLIENT_SAMPLE_BYTES || bytes < 0 || !(millis >= 0)) {
       report(clientReads, dataNode, bytes, millis, "read report");
       if (millis > 0) {
-        judge(clientReads, slowReads, dataNode);
+        judge(clientReads, byClientReads, dataNode);
       }
     }
   }
 
   /** Counts a fresh sample of {@code dataNode} as flagged or not. */
-  private void judge(StragglerDetector detector, Map<String, Integer> runs, String dataNode) {
-    boolean flagged = detector.stragglers(clock.getAsLong()).contains(dataNode);
-    if (flagged) {
-      runs.merge(dataNode, 1, (a, b) -> Math.min(a + b, CONFIRMATIONS));
-    } else {
-      runs.remove(dataNode);
-    }
+  private void judge(StragglerDetector detector, Map<String, Verdicts> verdicts, String dataNode) {
+    long now = clock.getAsLong();
+    boolean flagged = detector.stragglers(now).contains(dataNode);
+    verdicts.computeIfAbsent(dataNode, x -> new Verdicts()).add(flagged, now);
     LOG.debug("{} sample of {} {}", detector == heartbeats ? "Heartbeat" : "Client", dataNode,
         flagged ? "flagged" : "not flagged");
   }
 
-  /** The detector's flagged DataNodes whose last {@link #CONFIRMATIONS} samples were all flagged. */
-  private static Set<String> confirmed(Set<String> flagged, Map<String, Integer> runs) {
+  /** The DataNodes {@code verdicts} list now. */
+  private Set<String> listed(Map<String, Verdicts> verdicts, long now) {
     Set<String> out = new TreeSet<>();
-    for (String dn : flagged) {
-      if (runs.getOrDefault(dn, 0) >= CONFIRMATIONS) {
-        out.add(dn);
+    for (Map.Entry<String, Verdicts> e : verdicts.entrySet()) {
+      if (e.getValue().listed(now, reportTtlMillis)) {
+        out.add(e.getKey());
       }
     }
     return out;
+  }
+
+  /** One DataNode's recent verdicts from one source. */
+  private static final class Verdicts {
+    private int flaggedInRow;
+    private int clearedInRow;
+    private boolean listed;
+    private long lastFlaggedAt;
+
+    synchronized void add(boolean flagged, long now) {
+      if (flagged) {
+        clearedInRow = 0;
+        flaggedInRow = Math.min(flaggedInRow + 1, CONFIRMATIONS);
+        lastFlaggedAt = now;
+        listed |= flaggedInRow >= CONFIRMATIONS;
+      } else {
+        flaggedInRow = 0;
+        clearedInRow = Math.min(clearedInRow + 1, CONFIRMATIONS);
+        listed &= clearedInRow < CONFIRMATIONS;
+      }
+    }
+
+    synchronized boolean listed(long now, long ttl) {
+      if (listed && now - lastFlaggedAt > ttl) {
+        listed = false; // nothing flagged it for a while: it went quiet
+        flaggedInRow = 0;
+      }
+      return listed;
+    }
   }
 
   private void report(StragglerDetector detector, String dataNode, long bytes, double millis, String what)
@@ -130,11 +168,11 @@ public final class StragglerMonitor {
 
   public StragglerList getStragglers() {
     long now = clock.getAsLong();
-    Set<String> disk = confirmed(heartbeats.stragglers(now), slowHeartbeats);
-    Set<String> seen = confirmed(clientReads.stragglers(now), slowReads);
+    Set<String> disk = listed(byHeartbeats, now);
+    Set<String> seen = listed(byClientReads, now);
     Set<String> both = new TreeSet<>(disk);
     both.addAll(seen);
-    String shown = disk + " " + seen; // both sorted (confirmed returns TreeSets)
+    String shown = disk + " " + seen; // both sorted (listed returns TreeSets)
     if (!shown.equals(lastLogged)) {
       synchronized (this) {
         if (!shown.equals(lastLogged)) {

@@ -23,7 +23,7 @@ public class TestStragglerMonitor {
   private final AtomicLong now = new AtomicLong(1_000_000);
 
   private StragglerMonitor monitor() {
-    return new StragglerMonitor(detector(), detector(), now::get);
+    return new StragglerMonitor(detector(), detector(), 60_000, now::get);
   }
 
   private static StragglerDetector detector() {
@@ -91,6 +91,40 @@ public class TestStragglerMonitor {
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
   }
 
+  /**
+   * Nor does one normal sample take a straggler off the list (an interval in which
+   * every DataNode was slow, a heartbeat that waited behind the straggler's backlog);
+   * two in a row do, and so does silence for the report expiry.
+   */
+  @Test
+  public void aStragglerLeavesTheListAfterTwoNormalSamplesOrSilence() throws IOException {
+    StragglerMonitor m = monitor();
+    for (int round = 0; round < StragglerMonitor.CONFIRMATIONS; round++) {
+      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4")) {
+        m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn2") ? 6.4 : 64), 8);
+      }
+    }
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+    m.heartbeat("dn2", 8 * MIB, millisFor(64), 8);
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8); // slow again: the normal one was a fluke
+    m.heartbeat("dn2", 8 * MIB, millisFor(64), 8);
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+    m.heartbeat("dn2", 8 * MIB, millisFor(64), 8); // two in a row: recovered
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+
+    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8);
+    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8);
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+    now.addAndGet(60_000); // dn2 goes quiet (it serves nothing), the others keep reporting
+    for (String dn : Arrays.asList("dn0", "dn1", "dn3", "dn4")) {
+      m.heartbeat(dn, 8 * MIB, millisFor(64), 8);
+    }
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+    now.addAndGet(1);
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+  }
+
   @Test
   public void shortClientSamplesAreIgnoredAndBadOnesNamed() throws IOException {
     StragglerMonitor m = monitor();
@@ -115,6 +149,6 @@ public class TestStragglerMonitor {
   @Test(expected = IllegalArgumentException.class)
   public void oneDetectorCannotServeBothSources() {
     StragglerDetector d = detector();
-    new StragglerMonitor(d, d, now::get);
+    new StragglerMonitor(d, d, 60_000, now::get);
   }
 }
