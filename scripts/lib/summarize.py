@@ -186,6 +186,11 @@ def stragglers(samples_file, out, dn, factor):
             after = [l for ms, l in answered if first is not None and ms >= first]
             row["straggler_listed_after_first"] = (sum(1 for l in after if has_straggler(l)) / len(after)
                                                    if after else None)
+            # Of all DataNodes listed over the phase, how many were the straggler.
+            entries = [x for _, l in answered if l != "-" for x in l.split(",")]
+            row["precision"] = (sum(1 for x in entries if x.split(":")[0] == dn) / len(entries)
+                                if entries else None)
+            row["recall"] = row["straggler_listed"]
         if phase == "recovered":
             last = max((ms for ms, l in answered if has_straggler(l)), default=None)
             row["cleared_after_ms"] = 0 if last is None else last + 2000
@@ -196,8 +201,9 @@ def stragglers(samples_file, out, dn, factor):
     for r in rows:
         extra = ""
         if "first_listed_ms" in r:
-            extra = "; first listed after %s ms, then in %s of samples" % (
-                r["first_listed_ms"], fmt(r["straggler_listed_after_first"]))
+            extra = "; first listed after %s ms, then in %s of samples; precision %s, recall %s" % (
+                r["first_listed_ms"], fmt(r["straggler_listed_after_first"]), fmt(r["precision"]),
+                fmt(r["recall"]))
         if "cleared_after_ms" in r:
             extra = "; cleared within %s ms" % r["cleared_after_ms"]
         print("%-10s %3d samples: straggler listed in %s, a healthy DataNode in %s%s" % (

@@ -6,7 +6,9 @@ import java.util.Arrays;
  * A robust rule, like Hadoop's own slow-node OutlierDetector, applied to the
  * logarithm of the rates: a DataNode is a straggler if its log rate is below
  * median - 3 x 1.4826 x MAD (1.4826 makes the median absolute deviation a
- * consistent estimate of sigma for normal data) and its rate is also at least
+ * consistent estimate of sigma for normal data; the MAD of the other DataNodes, so
+ * that among three or four a straggler's own distance does not widen the bar it is
+ * held to) and its rate is also at least
  * {@code minFractionBelowMedian} below the median rate, so tiny spreads (MAD near
  * zero) do not flag normal jitter. One far-out straggler does not drag the median
  * the way it drags the mean, so it is found among few DataNodes too.
@@ -44,15 +46,20 @@ public final class MedianMad extends AbstractDetector {
       logs[i] = Math.log(rates[i]);
     }
     double median = median(logs.clone());
-    double[] dev = new double[logs.length];
-    for (int i = 0; i < logs.length; i++) {
-      dev[i] = Math.abs(logs[i] - median);
-    }
-    double mad = median(dev);
-    double threshold = Math.min(median - 3 * 1.4826 * mad, median + Math.log(1 - minFractionBelowMedian));
+    double floor = median + Math.log(1 - minFractionBelowMedian);
     boolean[] out = new boolean[rates.length];
-    for (int i = 0; i < rates.length; i++) {
-      out[i] = logs[i] < threshold;
+    double[] others = new double[logs.length - 1];
+    for (int i = 0; i < logs.length; i++) {
+      if (logs[i] >= floor) {
+        continue;
+      }
+      // The spread of the others: a straggler's own distance must not widen the bar it is held to.
+      for (int j = 0, o = 0; j < logs.length; j++) {
+        if (j != i) {
+          others[o++] = Math.abs(logs[j] - median);
+        }
+      }
+      out[i] = logs[i] < median - 3 * 1.4826 * median(others);
     }
     return out;
   }

@@ -45,6 +45,7 @@ import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.WriteExclusions;
+import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReservationProto;
@@ -534,6 +535,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       try {
         pool.execute(() -> {
           try {
+            reportLongReads();
             stragglerList = new HashSet<>(manager.getStragglers().dataNodes);
           } catch (IOException | RuntimeException e) {
             stragglerList = Collections.emptySet(); // no Manager: no known stragglers, deadlines still apply
@@ -546,6 +548,28 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       }
     }
     return stragglerList;
+  }
+
+  /**
+   * Sends what this client's reads have seen of their DataNodes so far when some read
+   * has been under way for a second or more, instead of waiting for the streams to
+   * close: a stream reading a straggler's block in order may close a minute later, and
+   * until then the Manager would hear nothing of it from this client.
+   */
+  private void reportLongReads() {
+    if (!slowSources.hasLongReads(System.nanoTime())) {
+      return;
+    }
+    List<DataNodeObservationProto> seen = slowSources.drainObservations();
+    if (seen.isEmpty()) {
+      return;
+    }
+    try {
+      manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
+          .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addAllObservations(seen).build());
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Observations of reads under way not delivered: {}", e.toString());
+    }
   }
 
   /**

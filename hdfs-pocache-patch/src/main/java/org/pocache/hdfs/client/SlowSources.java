@@ -252,6 +252,20 @@ final class SlowSources {
     return out;
   }
 
+  /**
+   * Whether some data read has been in flight for {@value #IN_FLIGHT_MIN_MILLIS} ms or
+   * more: a straggler's read that the Manager would otherwise hear of only when the
+   * stream reading it closes, which for a long sequential read can be a minute away.
+   */
+  boolean hasLongReads(long nowNanos) {
+    for (Busy b : observed.values()) {
+      if (b.hasReadOlderThan(nowNanos - IN_FLIGHT_MIN_MILLIS * 1_000_000L)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Bytes one DataNode served since the last report and the spans of the reads that served them. */
   static final class Busy {
     /** Spans kept before they are folded into {@link #foldedNanos}. */
@@ -268,6 +282,15 @@ final class SlowSources {
 
     synchronized void end(long[] read) {
       inFlight.remove(read);
+    }
+
+    synchronized boolean hasReadOlderThan(long startNanos) {
+      for (long[] r : inFlight) {
+        if (r[0] <= startNanos) {
+          return true;
+        }
+      }
+      return false;
     }
 
     synchronized void add(long n, long start, long end) {

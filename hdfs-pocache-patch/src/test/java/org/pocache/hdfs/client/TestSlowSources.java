@@ -145,6 +145,8 @@ public class TestSlowSources {
     long t0 = System.nanoTime();
     Runnable end = s.reading(A, 4 << 20);
     assertTrue("too young to count", s.drainObservations(t0 + 500_000_000L).isEmpty());
+    assertFalse("too young to send a report for", s.hasLongReads(t0 + 500_000_000L));
+    assertTrue("a second under way: worth a report", s.hasLongReads(t0 + 1_500_000_000L));
     // Still under way after 5 s: at most 4 MiB in 5 s, reported, and again 5 s later.
     List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> o =
         s.drainObservations(t0 + 5_000_000_000L);
@@ -155,6 +157,7 @@ public class TestSlowSources {
     assertEquals(10000.0, o.get(0).getMillis(), 5.0);
     end.run();
     assertTrue("an ended read is no longer in flight", s.drainObservations(t0 + 20_000_000_000L).isEmpty());
+    assertFalse(s.hasLongReads(t0 + 20_000_000_000L));
     assertEquals(null, s.reading(Arrays.asList("dn-a:9866", "dn-b:9866"), 1 << 20));
   }
 

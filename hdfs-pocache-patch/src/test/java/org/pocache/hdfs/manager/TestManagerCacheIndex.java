@@ -27,6 +27,7 @@ import org.pocache.hdfs.tools.PoCacheAdmin;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
@@ -273,6 +274,15 @@ public class TestManagerCacheIndex {
     }
     expectError(() -> manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(987654321L)
         .setGeneration(0).setOutcome(ReadOutcomeProto.VANILLA).build()), "file id 987654321, which does not exist");
+    // Reads still under way report what they saw without naming a file; bad numbers are still refused.
+    long seen = manager.getReport().getClientObservations();
+    manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
+        .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addObservations(DataNodeObservationProto.newBuilder()
+            .setDataNode("127.0.0.1:1").setBytes(4 << 20).setMillis(5000)).build());
+    assertEquals(seen + 1, manager.getReport().getClientObservations());
+    expectError(() -> manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
+        .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addObservations(DataNodeObservationProto.newBuilder()
+            .setDataNode("127.0.0.1:1").setBytes(-1).setMillis(5000)).build()), "needs bytes >= 0");
     expectError(() -> manager.evict("/index/bad/none"), "File does not exist: /index/bad/none");
     expectError(() -> manager.getDescriptor("relative/path"), "path must be absolute");
     expectError(() -> manager.getDescriptor("/index/bad"), "is a directory");

@@ -41,6 +41,7 @@ import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReservationProto;
@@ -467,6 +468,10 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
               + o.getMillis() + " ms");
         }
       }
+      if (report.getOutcome() == ReadOutcomeProto.OBSERVATIONS_ONLY) {
+        observe(report);
+        return; // a client's long reads still under way: no file's read ended
+      }
       // A file the index knows needs no NameNode call (one per read otherwise); an
       // unknown id is checked, so a bad report still gets a clear error.
       boolean indexed;
@@ -479,10 +484,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       if (!indexed && namespace.byId(fileId) == null) {
         throw new FileNotFoundException("read report names file id " + fileId + ", which does not exist");
       }
-      for (DataNodeObservationProto o : report.getObservationsList()) {
-        stragglers.observe(o.getDataNode(), o.getBytes(), o.getMillis());
-        metrics.clientObservations.incrementAndGet();
-      }
+      observe(report);
       switch (report.getOutcome()) {
         case STRAGGLER_MASKED:
           metrics.stragglerHits.incrementAndGet();
@@ -496,7 +498,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
             if (e != null && e.generation == report.getGeneration() && e.state == CacheStateProto.CACHED) {
               metrics.invalidations.incrementAndGet();
               submitDeletesLocked(Collections.singletonList(dropLocked(e, "a reader found its parity "
-                  + (report.getOutcome() == org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto.PARITY_MISSING
+                  + (report.getOutcome() == ReadOutcomeProto.PARITY_MISSING
                       ? "missing" : "corrupt"))));
             }
           } finally {
@@ -508,6 +510,13 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
     } finally {
       metrics.rpc(System.nanoTime() - t0);
+    }
+  }
+
+  private void observe(ReportReadRequestProto report) throws IOException {
+    for (DataNodeObservationProto o : report.getObservationsList()) {
+      stragglers.observe(o.getDataNode(), o.getBytes(), o.getMillis());
+      metrics.clientObservations.incrementAndGet();
     }
   }
 
