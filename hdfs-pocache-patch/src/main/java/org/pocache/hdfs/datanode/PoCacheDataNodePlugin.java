@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * network, as the socket drained), so a slow read counts while it runs, not only
  * when it ends (a 16 MB block at 1 MB/s ends once in 16 s); where reads do not use
  * transferTo, the deltas of BytesRead and TotalReadTime of the reads that ended. An
- * interval without reads sends nothing (no evidence either way). Any failure (Manager down,
+ * interval without reads sends nothing (no evidence either way). A heartbeat waits up to
+ * an interval for the Manager and a failed one is folded into the next. Any failure (Manager down,
  * metrics not yet registered) is counted and logged at debug level; it never
  * affects the DataNode.
  */
@@ -49,8 +50,13 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
       }
       int interval = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
           PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 10, 3_600_000);
-      int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
-          PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
+      // Heartbeats run on a thread of their own that no read waits for, so they wait up to
+      // an interval for the Manager rather than the read path's short timeout, and skip no
+      // period after a failure: a straggler's heartbeat stuck behind its own backlog for
+      // half a second is the very sample the Manager needs, and under the read path's
+      // rules it was dropped and the next ones skipped for ten seconds.
+      int timeout = Math.max(interval, PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
+          PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000));
       InetSocketAddress manager = Manager.connectAddress(conf, FileSystem.getDefaultUri(conf).getHost());
       timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "pocache-datanode-heartbeat");
@@ -75,9 +81,9 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
       ReadCounters prev = last;
       long at = System.nanoTime();
       long intervalNanos = at - lastAtNanos;
-      last = now;
-      lastAtNanos = at;
       if (prev == null) {
+        last = now;
+        lastAtNanos = at;
         return;
       }
       long bytes;
@@ -94,23 +100,27 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
         bytes = now.bytesRead - prev.bytesRead;
         millis = now.readMillis - prev.readMillis;
       } else {
-        return;
+        millis = 0;
+        bytes = 0;
       }
       if (!(millis > 0)) {
+        last = now;
+        lastAtNanos = at;
         return;
       }
       if (client == null) {
-        client = new ManagerClient(manager, conf, timeout);
+        Configuration c = new Configuration(conf);
+        c.setInt(PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY, 0);
+        client = new ManagerClient(manager, c, timeout);
       }
       client.heartbeat(id.getXferAddr(), bytes, millis, now.readOps - prev.readOps);
+      // Only a delivered sample moves the baseline: a failed one is folded into the next.
+      last = now;
+      lastAtNanos = at;
       sent.incrementAndGet();
     } catch (Throwable t) {
       failed.incrementAndGet();
       LOG.debug("POCache heartbeat to {} failed", manager, t);
-      if (client != null) {
-        client.close();
-        client = null;
-      }
     }
   }
 
