@@ -14,7 +14,6 @@ import org.junit.Test;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.protocol.ManagerClient;
-import org.pocache.manager.server.StragglerMonitor;
 
 /**
  * Algorithm 1, lines 28-41, in the Manager: while a straggler is known, a file on
@@ -37,8 +36,7 @@ public class TestPrefetchOnNewStraggler {
         dn[i] = c.hdfs.dataNode(i).getDatanodeId().getXferAddr();
       }
       // DataNode 0 is a straggler: files elsewhere are not admitted on open (line 7 skips G_a).
-      heartbeats(m, dn, 0);
-      GenericTestUtils.waitFor(() -> stragglersAre(m, dn[0]), 50, 5_000);
+      GenericTestUtils.waitFor(() -> heartbeats(m, dn, 0) && stragglersAre(m, dn[0]), 100, 10_000);
       Path onOne = new Path("/prefetch/on-dn1");
       c.hdfs.writePinnedFile(onOne, ManagerCluster.BLOCK, FILE, 1, b -> new int[] {1});
       GetDescriptorResponseProto first = m.getDescriptor(onOne.toString());
@@ -47,8 +45,7 @@ public class TestPrefetchOnNewStraggler {
       long prefetchesBefore = m.getReport().getPrefetches();
 
       // DataNode 1 slows down too: a new straggler, and the file on it is predicted to be read.
-      heartbeats(m, dn, 0, 1);
-      GenericTestUtils.waitFor(() -> stragglersAre(m, dn[0], dn[1]), 50, 5_000);
+      GenericTestUtils.waitFor(() -> heartbeats(m, dn, 0, 1) && stragglersAre(m, dn[0], dn[1]), 100, 10_000);
       // No open in between (an open would admit it on read): the Manager acts on its own.
       GenericTestUtils.waitFor(() -> {
         try {
@@ -65,12 +62,12 @@ public class TestPrefetchOnNewStraggler {
   }
 
   /**
-   * Service-rate samples of every DataNode, about 100 MB/s and the slow ones 10, as
-   * many rounds as the Manager needs to list a slow one: its samples are judged once
-   * every DataNode has one, and listed after that many flagged in a row.
+   * One round of service-rate samples of every DataNode, about 100 MB/s and the slow
+   * ones 10; the Manager lists a slow one after two rounds at least half a heartbeat
+   * interval apart, so callers send rounds until it does. True once sent.
    */
-  private static void heartbeats(ManagerClient m, String[] dn, int... slow) throws Exception {
-    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+  private static boolean heartbeats(ManagerClient m, String[] dn, int... slow) {
+    try {
       for (int i = 0; i < dn.length; i++) {
         boolean isSlow = false;
         for (int s : slow) {
@@ -79,6 +76,9 @@ public class TestPrefetchOnNewStraggler {
         long bytes = isSlow ? 10_000_000L : 100_000_000L + i * 1_000_000L;
         m.heartbeat(dn[i], bytes, 1000.0, 100);
       }
+      return true;
+    } catch (Exception e) {
+      return false;
     }
   }
 

@@ -34,8 +34,10 @@ public final class Manager implements AutoCloseable {
    * @throws IllegalArgumentException naming a bad key
    */
   public static Manager start(Configuration conf, Namespace namespace) throws IOException {
+    int heartbeatInterval = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
+        PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 10, 3_600_000);
     StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), newDetector(conf), reportTtl(conf),
-        System::currentTimeMillis);
+        heartbeatInterval, System::currentTimeMillis);
     InetSocketAddress bind = PoCacheConfig.getAddress(conf, PoCacheConfigKeys.MANAGER_ADDRESS_KEY,
         PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);
     int handlers = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_HANDLERS_KEY,

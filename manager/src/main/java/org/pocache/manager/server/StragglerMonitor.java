@@ -2,6 +2,7 @@ package org.pocache.manager.server;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -25,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * cannot see. Each detector synchronizes on itself, so heartbeats and reports
  * from many RPC handler threads and readers of the list are safe.
  *
- * <p>A DataNode is listed once {@value #CONFIRMATIONS} successive samples of it were
- * flagged, and leaves the list once {@value #CONFIRMATIONS} successive samples were
+ * <p>A DataNode is listed once {@value #CONFIRMATIONS} successive samples of it (at least
+ * half a heartbeat interval apart) were flagged, and leaves the list once {@value #CONFIRMATIONS} successive samples were
  * not (or when nothing flagged it for the report expiry: a DataNode that went quiet).
  * A single sample is one interval of one DataNode's reads, and under load one
  * interval often looks slow on a healthy DataNode (two readers sharing it, a long
@@ -36,6 +37,13 @@ import org.slf4j.LoggerFactory;
  * the other way: one interval in which the healthy DataNodes happened to be slow
  * too, or a heartbeat that waited behind the straggler's own backlog, does not take
  * a straggler off the list and hand its readers back to it.
+ *
+ * <p>A DataNode its own heartbeats vouch for (its newest heartbeat, at most two
+ * intervals old, was normal) is not listed on client reads alone. Clients see a busy
+ * DataNode slow: five readers sharing one at full speed each get a fifth of it, and
+ * to each of them it looks like a straggler. Its heartbeat measures what it sends in
+ * all, network waits included, and tells busy from slow; where there is no fresh
+ * heartbeat (no plugin, or one stuck behind a bad link) client reads stand alone.
  */
 public final class StragglerMonitor {
   private static final Logger LOG = LoggerFactory.getLogger(StragglerMonitor.class);
@@ -47,9 +55,19 @@ public final class StragglerMonitor {
   /** Successive flagged samples of a DataNode before it is listed, and unflagged ones before it is not. */
   public static final int CONFIRMATIONS = 2;
 
+
   private final StragglerDetector heartbeats;
   private final StragglerDetector clientReads;
   private final long reportTtlMillis;
+  /**
+   * Flagged samples closer together than this (half a heartbeat interval) count as one
+   * confirmation: a client's report of its reads under way and the report of the
+   * stream that ends them often arrive within a millisecond and describe the same
+   * seconds of the same reads.
+   */
+  private final long confirmationGapMillis;
+  /** How recent a normal heartbeat must be to overrule client reads (two heartbeat intervals). */
+  private final long vouchMillis;
   private final LongSupplier clock;
   /** Per DataNode, the verdicts on its heartbeats and on client reads of it. */
   private final Map<String, Verdicts> byHeartbeats = new ConcurrentHashMap<>();
@@ -62,15 +80,19 @@ public final class StragglerMonitor {
    * @param clientReads judges client observations; a separate instance of the same
    *     kind (its samples are never compared with heartbeats')
    * @param reportTtlMillis how long a listed DataNode stays listed without a flagged sample
+   * @param heartbeatIntervalMillis the DataNodes' heartbeat interval
    */
   public StragglerMonitor(StragglerDetector heartbeats, StragglerDetector clientReads, long reportTtlMillis,
-      LongSupplier clock) {
+      long heartbeatIntervalMillis, LongSupplier clock) {
     if (heartbeats == clientReads) {
       throw new IllegalArgumentException("heartbeats and client observations need detectors of their own");
     }
-    if (reportTtlMillis <= 0) {
-      throw new IllegalArgumentException("report expiry must be > 0 ms, got " + reportTtlMillis);
+    if (reportTtlMillis <= 0 || heartbeatIntervalMillis <= 0) {
+      throw new IllegalArgumentException("report expiry and heartbeat interval must be > 0 ms, got "
+          + reportTtlMillis + " and " + heartbeatIntervalMillis);
     }
+    this.confirmationGapMillis = heartbeatIntervalMillis / 2;
+    this.vouchMillis = 2 * heartbeatIntervalMillis;
     this.heartbeats = heartbeats;
     this.clientReads = clientReads;
     this.reportTtlMillis = reportTtlMillis;
@@ -108,7 +130,7 @@ public final class StragglerMonitor {
   private void judge(StragglerDetector detector, Map<String, Verdicts> verdicts, String dataNode) {
     long now = clock.getAsLong();
     boolean flagged = detector.stragglers(now).contains(dataNode);
-    verdicts.computeIfAbsent(dataNode, x -> new Verdicts()).add(flagged, now);
+    verdicts.computeIfAbsent(dataNode, x -> new Verdicts()).add(flagged, now, confirmationGapMillis);
     LOG.debug("{} sample of {} {}", detector == heartbeats ? "Heartbeat" : "Client", dataNode,
         flagged ? "flagged" : "not flagged");
   }
@@ -130,18 +152,30 @@ public final class StragglerMonitor {
     private int clearedInRow;
     private boolean listed;
     private long lastFlaggedAt;
+    /** When the last flagged sample that counted toward {@link #flaggedInRow} came. */
+    private long lastCountedAt;
+    private long lastClearedAt = Long.MIN_VALUE / 2;
 
-    synchronized void add(boolean flagged, long now) {
+    synchronized void add(boolean flagged, long now, long gap) {
       if (flagged) {
         clearedInRow = 0;
-        flaggedInRow = Math.min(flaggedInRow + 1, CONFIRMATIONS);
+        if (flaggedInRow == 0 || now - lastCountedAt >= gap) {
+          flaggedInRow = Math.min(flaggedInRow + 1, CONFIRMATIONS);
+          lastCountedAt = now;
+        }
         lastFlaggedAt = now;
         listed |= flaggedInRow >= CONFIRMATIONS;
       } else {
         flaggedInRow = 0;
+        lastClearedAt = now;
         clearedInRow = Math.min(clearedInRow + 1, CONFIRMATIONS);
         listed &= clearedInRow < CONFIRMATIONS;
       }
+    }
+
+    /** Whether its newest sample, at most {@code window} ms old, was normal and it is not listed. */
+    synchronized boolean vouches(long now, long window) {
+      return !listed && flaggedInRow == 0 && now - lastClearedAt <= window;
     }
 
     synchronized boolean listed(long now, long ttl) {
@@ -170,6 +204,12 @@ public final class StragglerMonitor {
     long now = clock.getAsLong();
     Set<String> disk = listed(byHeartbeats, now);
     Set<String> seen = listed(byClientReads, now);
+    for (Iterator<String> it = seen.iterator(); it.hasNext(); ) {
+      Verdicts own = byHeartbeats.get(it.next());
+      if (own != null && own.vouches(now, vouchMillis)) {
+        it.remove(); // busy, not slow: it serves at the others' pace, its clients share it
+      }
+    }
     Set<String> both = new TreeSet<>(disk);
     both.addAll(seen);
     String shown = disk + " " + seen; // both sorted (listed returns TreeSets)

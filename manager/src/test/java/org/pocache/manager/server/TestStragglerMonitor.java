@@ -20,10 +20,12 @@ import org.pocache.manager.PoCacheConfigKeys;
  */
 public class TestStragglerMonitor {
   private static final long MIB = 1 << 20;
+  /** Half of a 3 s heartbeat interval, as the Manager sets it. */
+  private static final long GAP = 1500;
   private final AtomicLong now = new AtomicLong(1_000_000);
 
   private StragglerMonitor monitor() {
-    return new StragglerMonitor(detector(), detector(), 60_000, now::get);
+    return new StragglerMonitor(detector(), detector(), 60_000, 3000, now::get);
   }
 
   private static StragglerDetector detector() {
@@ -54,13 +56,15 @@ public class TestStragglerMonitor {
   public void eachSourceFindsItsOwnStraggler() throws IOException {
     StragglerMonitor m = monitor();
     for (int round = 0; round < StragglerMonitor.CONFIRMATIONS; round++) {
-      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4", "dn5")) {
+      now.addAndGet(GAP);
+      for (String dn : Arrays.asList("dn0", "dn2", "dn3", "dn4", "dn5")) { // dn1 runs no plugin
         m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn4") ? 6.4 : 64), 8); // dn4: a slow disk
       }
     }
     assertEquals(Collections.singletonList("dn4"), m.getStragglers().dataNodes);
-    // dn1's disk is fine, but clients see it at a tenth of the others (a bad link).
+    // Clients see dn1 at a tenth of the others, and nothing of its own says otherwise.
     for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      now.addAndGet(GAP);
       m.observe("dn0", 8 * MIB, millisFor(30));
       m.observe("dn1", 8 * MIB, millisFor(3));
       m.observe("dn2", 8 * MIB, millisFor(31));
@@ -74,20 +78,77 @@ public class TestStragglerMonitor {
   }
 
   /**
+   * Clients that share a DataNode each see it slow; its heartbeats, at the others' pace,
+   * tell busy from slow. Once its heartbeats stop (stuck behind a bad link), client
+   * reads list it on their own.
+   */
+  @Test
+  public void aBusyDataNodeItsHeartbeatsVouchForIsNotListedOnClientReads() throws IOException {
+    StragglerMonitor m = monitor();
+    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      now.addAndGet(GAP);
+      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3")) {
+        m.heartbeat(dn, 8 * MIB, millisFor(64), 8);
+      }
+      m.observe("dn0", 8 * MIB, millisFor(30));
+      m.observe("dn1", 8 * MIB, millisFor(3)); // five readers share it
+      m.observe("dn2", 8 * MIB, millisFor(31));
+      m.observe("dn3", 8 * MIB, millisFor(29));
+    }
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+    for (int round = 0; round < 4; round++) { // dn1's heartbeats stop for 6 s
+      now.addAndGet(GAP);
+      for (String dn : Arrays.asList("dn0", "dn2", "dn3")) {
+        m.heartbeat(dn, 8 * MIB, millisFor(64), 8);
+      }
+      m.observe("dn0", 8 * MIB, millisFor(30));
+      m.observe("dn1", 8 * MIB, millisFor(3));
+      m.observe("dn2", 8 * MIB, millisFor(31));
+    }
+    now.addAndGet(1);
+    assertEquals(Collections.singletonList("dn1"), m.getStragglers().dataNodes);
+  }
+
+  /** One heartbeat interval (3 s later) of five DataNodes, dn2 at {@code dn2Rate} MiB/s, the rest at 64. */
+  private void interval(StragglerMonitor m, double dn2Rate) throws IOException {
+    now.addAndGet(3000);
+    for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4")) {
+      m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn2") ? dn2Rate : 64), 8);
+    }
+  }
+
+  /**
    * One slow interval of a healthy DataNode (two readers sharing it, a long read ending
    * in that interval) does not list it: every reader of its blocks would go to parity.
    */
   @Test
   public void oneSlowSampleDoesNotListADataNode() throws IOException {
     StragglerMonitor m = monitor();
-    for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4")) {
-      m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn2") ? 6.4 : 64), 8);
+    interval(m, 6.4);
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+    interval(m, 64); // its next interval is normal
+    interval(m, 6.4); // slow again, once
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+    interval(m, 6.4); // and again: a straggler
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+  }
+
+  /**
+   * Flagged samples that arrive together (a client's report of reads under way and the
+   * report of the stream that ends them) are one confirmation, not two.
+   */
+  @Test
+  public void flaggedSamplesInOneBurstConfirmOnce() throws IOException {
+    StragglerMonitor m = monitor();
+    for (String dn : Arrays.asList("dn0", "dn1", "dn3")) {
+      m.observe(dn, 8 * MIB, millisFor(30));
     }
+    m.observe("dn2", 8 * MIB, millisFor(3));
+    now.addAndGet(1);
+    m.observe("dn2", 8 * MIB, millisFor(3));
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
-    m.heartbeat("dn2", 8 * MIB, millisFor(64), 8); // its next interval is normal
-    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8); // slow again, once
-    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
-    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8); // and again: a straggler
+    now.addAndGet(GAP);
+    m.observe("dn2", 8 * MIB, millisFor(3));
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
   }
 
@@ -99,22 +160,19 @@ public class TestStragglerMonitor {
   @Test
   public void aStragglerLeavesTheListAfterTwoNormalSamplesOrSilence() throws IOException {
     StragglerMonitor m = monitor();
-    for (int round = 0; round < StragglerMonitor.CONFIRMATIONS; round++) {
-      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4")) {
-        m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn2") ? 6.4 : 64), 8);
-      }
-    }
+    interval(m, 6.4);
+    interval(m, 6.4);
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
-    m.heartbeat("dn2", 8 * MIB, millisFor(64), 8);
+    interval(m, 64);
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
-    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8); // slow again: the normal one was a fluke
-    m.heartbeat("dn2", 8 * MIB, millisFor(64), 8);
+    interval(m, 6.4); // slow again: the normal one was a fluke
+    interval(m, 64);
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
-    m.heartbeat("dn2", 8 * MIB, millisFor(64), 8); // two in a row: recovered
+    interval(m, 64); // two in a row: recovered
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
 
-    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8);
-    m.heartbeat("dn2", 8 * MIB, millisFor(6.4), 8);
+    interval(m, 6.4);
+    interval(m, 6.4);
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
     now.addAndGet(60_000); // dn2 goes quiet (it serves nothing), the others keep reporting
     for (String dn : Arrays.asList("dn0", "dn1", "dn3", "dn4")) {
@@ -149,6 +207,6 @@ public class TestStragglerMonitor {
   @Test(expected = IllegalArgumentException.class)
   public void oneDetectorCannotServeBothSources() {
     StragglerDetector d = detector();
-    new StragglerMonitor(d, d, 60_000, now::get);
+    new StragglerMonitor(d, d, 60_000, 3000, now::get);
   }
 }
