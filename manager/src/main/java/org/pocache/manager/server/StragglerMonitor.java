@@ -16,31 +16,27 @@ import org.slf4j.LoggerFactory;
 /**
  * The Manager's straggler list: DataNode heartbeats and client observations each
  * feed their own instance of the configured detector, and the list is every
- * DataNode either of them lists now. The two are kept apart because they measure
- * different things: a heartbeat's rate is what the DataNode sent over the time it
- * spent sending (waits for the network included), a client's is that client's share
- * of the DataNode, queueing and other readers included, which is lower for every
- * DataNode. Compared with each other, a DataNode whose newest sample happened to be a
- * client's looked slow next to DataNodes whose newest was a heartbeat. Client
- * observations cover DataNodes without the plugin or whose heartbeats do not arrive
- * (stuck behind a bad link), and slow paths a DataNode's own clock
+ * DataNode either of them flags now. The two are kept apart because they measure
+ * different things: a heartbeat's rate is the DataNode's own read time (disk), a
+ * client's is the whole read as the client saw it (network and queueing
+ * included), which is lower for every DataNode. Compared with each other, a
+ * DataNode whose newest sample happened to be a client's looked slow next to
+ * DataNodes whose newest was a heartbeat. Apart, heartbeats find slow disks and
+ * client observations find slow paths (a bad link) that a DataNode's own clock
  * cannot see. Each detector synchronizes on itself, so heartbeats and reports
  * from many RPC handler threads and readers of the list are safe.
  *
- * <p>A DataNode is listed once one of its heartbeats, or {@value #CONFIRMATIONS}
- * successive client observations of it (at least half a heartbeat interval apart),
- * were flagged, and leaves the list once {@value #CONFIRMATIONS} successive samples of
- * that source were not (or when nothing flagged it for the report expiry: a DataNode
- * that went quiet). A heartbeat is the DataNode's whole send pace over an interval,
- * network waits included, and on the multi-process cluster under a steady read load
- * no healthy DataNode's heartbeat was flagged in 826; a straggler's first full slow
- * interval lists it. A client observation is one client's share of the DataNode, and
- * one client often sees a healthy DataNode slow (other readers sharing it, a long read
- * ending in that interval); listing it sends every reader of its blocks to parity,
- * which costs the other DataNodes k - 1 reads per piece, so client reads need a second
- * flagged sample. Leaving takes two normal samples either way: one interval in which
- * the healthy DataNodes happened to be slow too does not take a straggler off the list
- * and hand its readers back to it.
+ * <p>A DataNode is listed once {@value #CONFIRMATIONS} successive samples of it (at least
+ * half a heartbeat interval apart) were flagged, and leaves the list once {@value #CONFIRMATIONS} successive samples were
+ * not (or when nothing flagged it for the report expiry: a DataNode that went quiet).
+ * A single sample is one interval of one DataNode's reads, and under load one
+ * interval often looks slow on a healthy DataNode (two readers sharing it, a long
+ * read that finished in that interval); listing it sends every reader of its blocks
+ * to parity, which costs the other DataNodes k - 1 reads per piece. A real straggler
+ * is slow in nearly every sample and is listed one interval later. The same holds
+ * the other way: one interval in which the healthy DataNodes happened to be slow
+ * too, or a heartbeat that waited behind the straggler's own backlog, does not take
+ * a straggler off the list and hand its readers back to it.
  *
  * <p>A DataNode its own heartbeats vouch for (its newest heartbeat, at most two
  * intervals old, was normal) is not listed on client reads alone. Clients see a busy
@@ -56,10 +52,7 @@ public final class StragglerMonitor {
    * millisecond or less, and TotalReadTime-like granularity would make noise.
    */
   public static final long MIN_CLIENT_SAMPLE_BYTES = 1 << 20;
-  /**
-   * Successive flagged client observations of a DataNode before it is listed (one
-   * flagged heartbeat lists it), and unflagged samples before it is not.
-   */
+  /** Successive flagged samples of a DataNode before it is listed, and unflagged ones before it is not. */
   public static final int CONFIRMATIONS = 2;
 
 
@@ -113,7 +106,7 @@ public final class StragglerMonitor {
     }
     report(heartbeats, dataNode, bytesRead, serviceMillis, "heartbeat");
     if (bytesRead > 0 && serviceMillis > 0) {
-      judge(heartbeats, byHeartbeats, dataNode, 1);
+      judge(heartbeats, byHeartbeats, dataNode);
     }
   }
 
@@ -128,16 +121,16 @@ public final class StragglerMonitor {
     if (bytes >= MIN_CLIENT_SAMPLE_BYTES || bytes < 0 || !(millis >= 0)) {
       report(clientReads, dataNode, bytes, millis, "read report");
       if (millis > 0) {
-        judge(clientReads, byClientReads, dataNode, CONFIRMATIONS);
+        judge(clientReads, byClientReads, dataNode);
       }
     }
   }
 
   /** Counts a fresh sample of {@code dataNode} as flagged or not. */
-  private void judge(StragglerDetector detector, Map<String, Verdicts> verdicts, String dataNode, int toList) {
+  private void judge(StragglerDetector detector, Map<String, Verdicts> verdicts, String dataNode) {
     long now = clock.getAsLong();
     boolean flagged = detector.stragglers(now).contains(dataNode);
-    verdicts.computeIfAbsent(dataNode, x -> new Verdicts()).add(flagged, now, confirmationGapMillis, toList);
+    verdicts.computeIfAbsent(dataNode, x -> new Verdicts()).add(flagged, now, confirmationGapMillis);
     LOG.debug("{} sample of {} {}", detector == heartbeats ? "Heartbeat" : "Client", dataNode,
         flagged ? "flagged" : "not flagged");
   }
@@ -163,7 +156,7 @@ public final class StragglerMonitor {
     private long lastCountedAt;
     private long lastClearedAt = Long.MIN_VALUE / 2;
 
-    synchronized void add(boolean flagged, long now, long gap, int toList) {
+    synchronized void add(boolean flagged, long now, long gap) {
       if (flagged) {
         clearedInRow = 0;
         if (flaggedInRow == 0 || now - lastCountedAt >= gap) {
@@ -171,7 +164,7 @@ public final class StragglerMonitor {
           lastCountedAt = now;
         }
         lastFlaggedAt = now;
-        listed |= flaggedInRow >= toList;
+        listed |= flaggedInRow >= CONFIRMATIONS;
       } else {
         flaggedInRow = 0;
         lastClearedAt = now;
