@@ -16,19 +16,21 @@ import org.slf4j.LoggerFactory;
 /**
  * The Manager's straggler list: DataNode heartbeats and client observations each
  * feed their own instance of the configured detector, and the list is every
- * DataNode either of them flags now. The two are kept apart because they measure
- * different things: a heartbeat's rate is the DataNode's own read time (disk), a
- * client's is the whole read as the client saw it (network and queueing
- * included), which is lower for every DataNode. Compared with each other, a
- * DataNode whose newest sample happened to be a client's looked slow next to
- * DataNodes whose newest was a heartbeat. Apart, heartbeats find slow disks and
- * client observations find slow paths (a bad link) that a DataNode's own clock
+ * DataNode either of them lists now. The two are kept apart because they measure
+ * different things: a heartbeat's rate is what the DataNode sent over the time it
+ * spent sending (waits for the network included), a client's is that client's share
+ * of the DataNode, queueing and other readers included, which is lower for every
+ * DataNode. Compared with each other, a DataNode whose newest sample happened to be a
+ * client's looked slow next to DataNodes whose newest was a heartbeat. Client
+ * observations cover DataNodes without the plugin or whose heartbeats do not arrive
+ * (stuck behind a bad link), and slow paths a DataNode's own clock
  * cannot see. Each detector synchronizes on itself, so heartbeats and reports
  * from many RPC handler threads and readers of the list are safe.
  *
- * <p>A DataNode is listed once {@value #CONFIRMATIONS} successive samples of it (at least
- * half a heartbeat interval apart) were flagged, and leaves the list once {@value #CONFIRMATIONS} successive samples were
- * not (or when nothing flagged it for the report expiry: a DataNode that went quiet).
+ * <p>A DataNode is listed once {@value #CONFIRMATIONS} successive samples of it (at
+ * least half a heartbeat interval apart) were flagged, and leaves the list once
+ * {@value #CONFIRMATIONS} successive samples were not (or when nothing flagged it for
+ * the report expiry: a DataNode that went quiet).
  * A single sample is one interval of one DataNode's reads, and under load one
  * interval often looks slow on a healthy DataNode (two readers sharing it, a long
  * read that finished in that interval); listing it sends every reader of its blocks
