@@ -1,6 +1,7 @@
 package org.pocache.hdfs.client;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -162,7 +163,18 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         }, new ThreadPoolExecutor.CallerRunsPolicy());
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
-    manager = new ManagerClient(ManagerClient.connectAddress(conf, uri.getHost()), conf, timeout);
+    InetSocketAddress managerAddress = ManagerClient.connectAddress(conf, uri.getHost());
+    try {
+      manager = new ManagerClient(managerAddress, conf, timeout);
+    } catch (IOException | RuntimeException | LinkageError e) {
+      // The Manager's client could not even be made (a Hadoop client this jar was not built
+      // for): this FileSystem is plain HDFS, and the job that asked for it runs.
+      fallbacks.incrementAndGet();
+      pocacheEnabled = false;
+      LOG.warn("POCache is off for this FileSystem: its Manager client could not start ({}); reads and writes"
+          + " use plain HDFS. Check that the POCache jar matches this Hadoop version.", e.toString());
+      return;
+    }
     stragglers(); // fetch the list now: a task's one open should already know the stragglers
   }
 

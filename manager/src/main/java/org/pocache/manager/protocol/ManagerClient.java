@@ -277,6 +277,12 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     } catch (RuntimeException e) {
       unanswered(e);
       throw e;
+    } catch (LinkageError e) {
+      // A Hadoop client this jar was not built for (a class missing or changed): for the
+      // caller an unreachable Manager, never an Error that fails its job.
+      IOException err = new IOException("the POCache Manager client does not work with this Hadoop client: " + e, e);
+      unanswered(err);
+      throw err;
     }
     answered();
     return answer;
