@@ -34,7 +34,7 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       sequential (hdfs dfs -cat), per-block (one task per split) and whole-file positional
       reads of six 64 MiB files in 16 MiB blocks, stock HDFS vs POCache, without and with
       a straggler
-  stragglers [--seconds S] [--straggler i|auto] [--factor F] [--json F]
+  stragglers [--seconds S] [--runs N] [--straggler i|auto] [--factor F] [--json F]
       the Manager's straggler list sampled every 2 s under a steady read load: S s
       (default 120) without a straggler, S s with DataNode i at 1/F, S s after it
       recovers; per phase, how often the straggler and how often a healthy DataNode
@@ -271,10 +271,11 @@ ex_reads() {
 # DataNode shaped to 1/factor, and after it recovers, under a steady read load
 # (ClusterReads over /ex/reads); the list sampled every 2 s.
 ex_stragglers() {
-  local seconds=120 straggler=auto factor=10 json="$CLUSTER_DIR/results/stragglers.json"
+  local seconds=120 runs=1 straggler=auto factor=10 json="$CLUSTER_DIR/results/stragglers.json"
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --seconds) seconds=$2; shift 2 ;;
+      --runs) runs=$2; shift 2 ;;
       --straggler) straggler=$2; shift 2 ;;
       --factor) factor=$2; shift 2 ;;
       --json) json=$2; shift 2 ;;
@@ -282,6 +283,7 @@ ex_stragglers() {
     esac
   done
   [[ "$seconds" =~ ^[0-9]+$ && $seconds -ge 10 ]] || die "experiment stragglers: --seconds must be >= 10, got '$seconds'"
+  [[ "$runs" =~ ^[0-9]+$ && $runs -ge 1 ]] || die "experiment stragglers: --runs must be >= 1, got '$runs'"
   ex_require_cluster
   local work="$CLUSTER_DIR/results/stragglers"
   mkdir -p "$work"
@@ -300,19 +302,24 @@ ex_stragglers() {
       >"$work/load-$pattern.log" 2>&1 &
     load+=($!)
   done
-  : >"$work/samples.txt"
-  local sampler=(org.pocache.experiments.cluster.StragglerSampler)
-  say "experiment stragglers: ${seconds} s without a straggler"
-  "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" none "$seconds" 2000 >>"$work/samples.txt"
-  cl_straggler on "$dn" --factor "$factor" >/dev/null
-  say "experiment stragglers: ${seconds} s with DataNode $dn at 1/$factor"
-  "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" slow "$seconds" 2000 >>"$work/samples.txt"
-  cl_straggler off >/dev/null
-  say "experiment stragglers: ${seconds} s after it recovered"
-  "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" recovered "$seconds" 2000 >>"$work/samples.txt"
+  local sampler=(org.pocache.experiments.cluster.StragglerSampler) run per=()
+  for ((run = 1; run <= runs; run++)); do
+    : >"$work/samples-$run.txt"
+    say "experiment stragglers: run $run of $runs: ${seconds} s without a straggler"
+    "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" none "$seconds" 2000 >>"$work/samples-$run.txt"
+    cl_straggler on "$dn" --factor "$factor" >/dev/null
+    say "experiment stragglers: run $run of $runs: ${seconds} s with DataNode $dn at 1/$factor"
+    "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" slow "$seconds" 2000 >>"$work/samples-$run.txt"
+    cl_straggler off >/dev/null
+    say "experiment stragglers: run $run of $runs: ${seconds} s after it recovered"
+    "$JAVA" -Xmx256m -Dhadoop.root.logger=ERROR,console -cp "$cp" "${sampler[@]}" recovered "$seconds" 2000 >>"$work/samples-$run.txt"
+    python3 "$POCACHE_HOME/scripts/lib/summarize.py" stragglers "$work/samples-$run.txt" "$work/run-$run.json" \
+      "$CL_NET.$dn.2" "$factor"
+    per+=("$work/run-$run.json")
+  done
   kill "${load[@]}" 2>/dev/null || true
   wait "${load[@]}" 2>/dev/null || true
-  python3 "$POCACHE_HOME/scripts/lib/summarize.py" stragglers "$work/samples.txt" "$json" "$CL_NET.$dn.2" "$factor"
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" stragglers-runs "$json" "$seconds" "${per[@]}"
 }
 
 SPARK_DIR() { echo "$POCACHE_HOME/experiments/spark"; }

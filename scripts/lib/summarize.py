@@ -211,10 +211,47 @@ def stragglers(samples_file, out, dn, factor):
     print("wrote " + out)
 
 
+def stragglers_runs(out, seconds, *run_files):
+    """Combines experiment stragglers runs: every run, and per phase the median, min and max."""
+    runs = [json.load(open(f)) for f in run_files]
+    keys = ("straggler_listed", "healthy_listed", "first_listed_ms", "precision", "cleared_after_ms")
+    summary = []
+    for i, phase in enumerate(("none", "slow", "recovered")):
+        row = {"phase": phase}
+        for k in keys:
+            vals = sorted(r["phases"][i][k] for r in runs if r["phases"][i].get(k) is not None)
+            if vals:
+                n = len(vals)
+                med = vals[n // 2] if n % 2 else (vals[n // 2 - 1] + vals[n // 2]) / 2
+                row[k] = {"median": med, "min": vals[0], "max": vals[-1]}
+        summary.append(row)
+    result = {"seconds_per_phase": int(seconds), "straggler": runs[0]["straggler"], "factor": runs[0]["factor"],
+              "interval_ms": runs[0]["interval_ms"], "summary": summary, "runs": runs}
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1)
+    print("%d run(s) of %s s phases (median, min-max):" % (len(runs), seconds))
+    for row in summary:
+        def span(k, pct=True):
+            v = row.get(k)
+            if v is None:
+                return "n/a"
+            f = fmt if pct else (lambda x: "%d ms" % x)
+            return "%s (%s-%s)" % (f(v["median"]), f(v["min"]), f(v["max"]))
+        line = "%-10s straggler listed %s, a healthy DataNode %s" % (
+            row["phase"], span("straggler_listed"), span("healthy_listed"))
+        if row["phase"] == "slow":
+            line += "; first listed after %s; precision %s" % (span("first_listed_ms", False), span("precision"))
+        if row["phase"] == "recovered":
+            line += "; cleared within %s" % span("cleared_after_ms", False)
+        print(line)
+    print("wrote " + out)
+
+
 def fmt(x):
     return "n/a" if x is None else "%.1f%%" % (100 * x)
 
 
 if __name__ == "__main__":
     {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
-     "pick-straggler": pick_straggler, "stragglers": stragglers}[sys.argv[1]](*sys.argv[2:])
+     "pick-straggler": pick_straggler, "stragglers": stragglers,
+     "stragglers-runs": stragglers_runs}[sys.argv[1]](*sys.argv[2:])
