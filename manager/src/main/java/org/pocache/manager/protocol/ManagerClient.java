@@ -296,18 +296,22 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   private void unanswered(Exception why) {
     unanswered.incrementAndGet();
-    boolean opened = breaker != null && breaker.failure();
+    // Without a breaker (DataNode heartbeats) every failure may warn, still at most once a minute.
+    boolean worthWarning = breaker == null || breaker.failure();
     long now = System.currentTimeMillis();
-    if (opened && now - lastWarning >= WARN_EVERY_MILLIS) {
+    if (worthWarning && now - lastWarning >= WARN_EVERY_MILLIS) {
       lastWarning = now;
-      LOG.warn("The POCache Manager at {} did not answer ({}); POCache skips it for {} ms at a time until it does"
-          + " (reads and writes use plain HDFS meanwhile). Check that the NameNode runs the POCache plugin and"
-          + " that {} names its address.", address, why.toString(), breakerOpenMillis,
+      LOG.warn("The POCache Manager at {} did not answer ({}); {} Check that the NameNode runs the POCache plugin"
+          + " and that {} names its address.", address, why.toString(), breaker == null
+              ? "calls keep trying it."
+              : "POCache skips it for " + breakerOpenMillis + " ms at a time until it does (reads and writes use"
+                  + " plain HDFS meanwhile).",
           PoCacheConfigKeys.MANAGER_ADDRESS_KEY);
     } else {
       LOG.debug("The POCache Manager at {} did not answer: {}", address, why.toString());
     }
   }
+
 
   @Override
   public void close() {

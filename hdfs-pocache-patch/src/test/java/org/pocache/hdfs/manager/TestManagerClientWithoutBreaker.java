@@ -1,0 +1,46 @@
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerClient;
+
+/**
+ * DataNode heartbeats use a Manager client without a breaker: every call tries the
+ * Manager, and a Manager that does not answer is still said once at WARN, not only at
+ * DEBUG.
+ */
+public class TestManagerClientWithoutBreaker {
+  @Test
+  public void aManagerThatDoesNotAnswerIsWarnedOnceWithoutABreaker() throws Exception {
+    Configuration conf = new Configuration();
+    conf.setInt(PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY, 0);
+    org.apache.log4j.Logger.getLogger(ManagerClient.class).setLevel(org.apache.log4j.Level.INFO);
+    GenericTestUtils.LogCapturer log = GenericTestUtils.LogCapturer.captureLogs(
+        org.slf4j.LoggerFactory.getLogger(ManagerClient.class));
+    try (ManagerClient m = new ManagerClient(new InetSocketAddress("127.0.0.1", 1), conf, 500)) {
+      for (int i = 0; i < 3; i++) {
+        try {
+          m.heartbeat("127.0.0.1:9866", 1 << 20, 100, 1);
+          fail("a Manager on port 1 answered");
+        } catch (IOException expected) {
+          // refused
+        }
+      }
+      assertEquals(3, m.unansweredCalls());
+      assertEquals(0, m.skippedCalls());
+    } finally {
+      log.stopCapturing();
+    }
+    String out = log.getOutput();
+    assertEquals(out, 1, out.split("did not answer \\(", -1).length - 1);
+    assertTrue(out, out.contains("calls keep trying it") && out.contains(PoCacheConfigKeys.MANAGER_ADDRESS_KEY));
+  }
+}
