@@ -20,14 +20,17 @@ public final class ParityKey {
   private final int stripe;
   private final int substripe;
   private final int parityIndex;
+  private final ParitySeal seal;
 
-  private ParityKey(String prefix, long fileId, long generation, int stripe, int substripe, int parityIndex) {
+  private ParityKey(String prefix, long fileId, long generation, int stripe, int substripe, int parityIndex,
+      ParitySeal seal) {
     this.prefix = prefix;
     this.fileId = fileId;
     this.generation = generation;
     this.stripe = stripe;
     this.substripe = substripe;
     this.parityIndex = parityIndex;
+    this.seal = seal;
   }
 
   /**
@@ -42,7 +45,23 @@ public final class ParityKey {
     requireNonNegative("stripe", stripe);
     requireNonNegative("substripe", substripe);
     requireNonNegative("parity index", parityIndex);
-    return new ParityKey(prefix, fileId, generation, stripe, substripe, parityIndex);
+    return new ParityKey(prefix, fileId, generation, stripe, substripe, parityIndex, ParitySeal.NONE);
+  }
+
+  /**
+   * The same key, with the protection its value is sealed and opened under (the
+   * file's seal from its descriptor). The seal is not part of the key's name.
+   */
+  public ParityKey sealedWith(ParitySeal s) {
+    if (s == null) {
+      throw new IllegalArgumentException("seal must not be null (ParitySeal.NONE for unprotected values)");
+    }
+    return new ParityKey(prefix, fileId, generation, stripe, substripe, parityIndex, s);
+  }
+
+  /** How the value under this key is sealed: {@link ParitySeal#NONE} unless {@link #sealedWith} says otherwise. */
+  public ParitySeal seal() {
+    return seal;
   }
 
   /** Validates a key prefix as an operator would configure it. */

@@ -4,7 +4,8 @@ import java.nio.ByteBuffer;
 
 /**
  * The value stored under a {@link ParityKey}: a versioned header, then the parity
- * payload. All integers big-endian.
+ * payload. All integers big-endian. A key sealed with {@link ParitySeal#NONE} uses
+ * format 1, checked by CRC32C only:
  *
  * <pre>
  *  0  4  magic "POC1"          24  4  stripe           40  4  CRC32C of the payload
@@ -15,13 +16,34 @@ import java.nio.ByteBuffer;
  * 16  8  generation
  * </pre>
  *
- * The data CRCs let a reader check what it decodes from this parity. Decoding
- * checks everything a key promises; any mismatch is a {@link CorruptParityException}.
+ * A protected key ({@link ParityProtection#INTEGRITY} or {@link ParityProtection#PRIVACY})
+ * uses format 2, which opens only under the file's key:
+ *
+ * <pre>
+ *  0  4  magic "POC2"          24  4  stripe           44  8  nonce (random per value; privacy only)
+ *  4  1  format version (2)    28  4  substripe        52  4  reserved (0)
+ *  5  1  k                     32  1  parity index     56 4k  body: CRC32C of each data subblock,
+ *  6  1  protection (1, 2)     33  3  reserved (0)     56+4k      then the payload
+ *  7  1  reserved (0)          36  4  key id           ...     trailer: HMAC-SHA256 of bytes 0 .. end of
+ *  8  8  file id               40  4  payload length             body (integrity), or one AES-GCM tag per
+ * 16  8  generation                                              16 KiB segment of the body (privacy)
+ * </pre>
+ *
+ * Under privacy the body is encrypted; every segment authenticates the 56-byte header,
+ * and its IV is the nonce followed by the segment's index, so segments cannot be moved,
+ * dropped or taken from another value. The data CRCs let a reader check what it decodes
+ * from this parity. Decoding checks everything a key promises; any mismatch is a
+ * {@link CorruptParityException}.
  */
 public final class ParityValue {
   static final int MAGIC = 0x504F4331; // "POC1"
   static final int VERSION = 1;
   static final int FIXED = 44;
+  static final int MAGIC_SEALED = 0x504F4332; // "POC2"
+  static final int VERSION_SEALED = 2;
+  /** Header of format 2, up to the body. */
+  static final int SEALED_HEADER = 56;
+  private static final int NONCE_AT = 44;
 
   /** The stored bytes, in one array or in consecutive chunks (see {@link #decodeChunks}). */
   private final byte[][] chunks;
@@ -48,8 +70,8 @@ public final class ParityValue {
    * @throws IllegalArgumentException if there are more than 255 data CRCs
    */
   public static byte[] encode(ParityKey key, int[] dataCrcs, ByteBuffer payload) {
-    int h = headerBytes(dataCrcs.length);
-    byte[] out = new byte[h + payload.remaining()];
+    int h = headerBytes(dataCrcs.length, key.seal());
+    byte[] out = new byte[valueBytes(dataCrcs.length, payload.remaining(), key.seal())];
     payload.duplicate().get(out, h, payload.remaining());
     return seal(key, dataCrcs, out);
   }
@@ -61,6 +83,35 @@ public final class ParityValue {
    */
   public static int headerBytes(int k) {
     return headerLength(k);
+  }
+
+  /**
+   * Where the payload starts in a value of {@code k} data CRCs sealed under {@code seal}:
+   * the room a producer leaves in front of its parity for {@link #seal}.
+   */
+  public static int headerBytes(int k, ParitySeal seal) {
+    return seal.protection() == ParityProtection.NONE ? headerLength(k) : SEALED_HEADER + 4 * k;
+  }
+
+  /** The length of a whole value: header, a payload of {@code payload} bytes, and the trailer. */
+  public static int valueBytes(int k, int payload, ParitySeal seal) {
+    int h = headerBytes(k, seal);
+    return h + payload + seal.trailerBytes(h - SEALED_HEADER + payload);
+  }
+
+  /** The payload length of a value of {@code valueLength} bytes (the inverse of {@link #valueBytes}). */
+  public static int payloadBytes(int valueLength, int k, ParitySeal seal) {
+    int h = headerBytes(k, seal);
+    switch (seal.protection()) {
+      case NONE:
+        return valueLength - h;
+      case INTEGRITY:
+        return valueLength - h - ParitySeal.HMAC_TAG;
+      default:
+        int segments = Math.max(1, (valueLength - SEALED_HEADER + ParitySeal.SEGMENT + ParitySeal.GCM_TAG - 1)
+            / (ParitySeal.SEGMENT + ParitySeal.GCM_TAG));
+        return valueLength - h - ParitySeal.GCM_TAG * segments;
+    }
   }
 
   /**
@@ -77,12 +128,16 @@ public final class ParityValue {
     if (key.parityIndex() > 255) {
       throw new IllegalArgumentException("parity index must be <= 255, got " + key.parityIndex());
     }
-    int h = headerLength(dataCrcs.length);
-    if (value.length < h) {
+    ParitySeal seal = key.seal();
+    int h = headerBytes(dataCrcs.length, seal);
+    int n = payloadBytes(value.length, dataCrcs.length, seal);
+    if (n < 0) {
       throw new IllegalArgumentException("a value of " + value.length + " bytes has no room for its " + h
-          + "-byte header");
+          + "-byte header and its trailer");
     }
-    int n = value.length - h;
+    if (seal.protection() != ParityProtection.NONE) {
+      return sealProtected(key, dataCrcs, value, n);
+    }
     ByteBuffer b = ByteBuffer.wrap(value);
     b.putInt(MAGIC).put((byte) VERSION).put((byte) dataCrcs.length).putShort((short) 0);
     b.putLong(key.fileId()).putLong(key.generation()).putInt(key.stripe()).putInt(key.substripe());
@@ -92,6 +147,28 @@ public final class ParityValue {
       b.putInt(c);
     }
     b.putInt(Crc32c.of(value, 0, h - 4));
+    return value;
+  }
+
+  private static byte[] sealProtected(ParityKey key, int[] dataCrcs, byte[] value, int n) {
+    ParitySeal seal = key.seal();
+    ByteBuffer b = ByteBuffer.wrap(value);
+    b.putInt(MAGIC_SEALED).put((byte) VERSION_SEALED).put((byte) dataCrcs.length).put((byte) seal.protection().code)
+        .put((byte) 0);
+    b.putLong(key.fileId()).putLong(key.generation()).putInt(key.stripe()).putInt(key.substripe());
+    b.put((byte) key.parityIndex()).put((byte) 0).putShort((short) 0);
+    b.putInt(seal.keyId()).putInt(n);
+    if (seal.protection() == ParityProtection.PRIVACY) {
+      ParitySeal.newNonce(value, NONCE_AT);
+    } else {
+      b.putLong(0L);
+    }
+    b.position(NONCE_AT + 8);
+    b.putInt(0);
+    for (int c : dataCrcs) {
+      b.putInt(c);
+    }
+    seal.seal(value, SEALED_HEADER, NONCE_AT, 4 * dataCrcs.length + n);
     return value;
   }
 
@@ -121,6 +198,9 @@ public final class ParityValue {
     }
     if (v.length < FIXED + 4) {
       throw new CorruptParityException(key, "truncated: " + total + " bytes, shorter than any header");
+    }
+    if (key.seal().protection() != ParityProtection.NONE) {
+      return decodeProtected(key, chunks, total);
     }
     ByteBuffer b = ByteBuffer.wrap(v);
     if (b.getInt(0) != MAGIC) {
@@ -162,18 +242,82 @@ public final class ParityValue {
     return new ParityValue(chunks, h, n, crcs);
   }
 
+  private static ParityValue decodeProtected(ParityKey key, byte[][] chunks, long total)
+      throws CorruptParityException {
+    ParitySeal seal = key.seal();
+    byte[] v = chunks[0];
+    ByteBuffer b = ByteBuffer.wrap(v);
+    if (b.getInt(0) == MAGIC) {
+      throw new CorruptParityException(key, "an unprotected value where the file's parity is sealed ("
+          + seal.protection() + ")");
+    }
+    if (b.getInt(0) != MAGIC_SEALED) {
+      throw new CorruptParityException(key, "not a POCache parity value (bad magic)");
+    }
+    if (v[4] != VERSION_SEALED) {
+      throw new CorruptParityException(key, "unknown format version " + v[4]);
+    }
+    if (ParityProtection.ofCode(v[6]) != seal.protection()) {
+      throw new CorruptParityException(key, "value is sealed for protection code " + v[6] + ", the file's is "
+          + seal.protection());
+    }
+    if (b.getInt(36) != seal.keyId()) {
+      throw new CorruptParityException(key, "value is sealed under key id " + b.getInt(36) + ", the file's is "
+          + seal.keyId());
+    }
+    if (b.getLong(8) != key.fileId()) {
+      throw new CorruptParityException(key, "value belongs to file " + b.getLong(8));
+    }
+    if (b.getLong(16) != key.generation()) {
+      throw new CorruptParityException(key, "value is of generation " + b.getLong(16));
+    }
+    if (b.getInt(24) != key.stripe() || b.getInt(28) != key.substripe() || (v[32] & 0xff) != key.parityIndex()) {
+      throw new CorruptParityException(key, "value is for stripe " + b.getInt(24) + " substripe " + b.getInt(28)
+          + " parity " + (v[32] & 0xff));
+    }
+    int k = v[5] & 0xff;
+    int n = b.getInt(40);
+    if (n < 0 || total > Integer.MAX_VALUE || valueBytes(k, n, seal) != total) {
+      throw new CorruptParityException(key, "value of " + total + " bytes, header says a payload of " + n);
+    }
+    if (chunks.length > 1) {
+      v = new byte[(int) total];
+      int at = 0;
+      for (byte[] c : chunks) {
+        System.arraycopy(c, 0, v, at, c.length);
+        at += c.length;
+      }
+    }
+    int h = headerBytes(k, seal);
+    if (!seal.open(v, SEALED_HEADER, NONCE_AT, h - SEALED_HEADER + n)) {
+      throw new CorruptParityException(key, "value does not open under the file's key (" + seal
+          + "): forged, or sealed for another file");
+    }
+    int[] crcs = new int[k];
+    ByteBuffer body = ByteBuffer.wrap(v);
+    for (int i = 0; i < k; i++) {
+      crcs[i] = body.getInt(SEALED_HEADER + 4 * i);
+    }
+    return new ParityValue(new byte[][] {v}, h, n, crcs);
+  }
+
   /** Copies the parity bytes to {@code dst} from {@code off}, wherever they are stored. */
   public void copyPayloadTo(byte[] dst, int off) {
     int skip = payloadOffset;
     int at = off;
+    int left = payloadLength;
     for (byte[] c : chunks) {
+      if (left == 0) {
+        break;
+      }
       if (skip >= c.length) {
         skip -= c.length;
         continue;
       }
-      int n = c.length - skip;
+      int n = Math.min(c.length - skip, left);
       System.arraycopy(c, skip, dst, at, n);
       at += n;
+      left -= n;
       skip = 0;
     }
   }
@@ -203,6 +347,10 @@ public final class ParityValue {
 
   /** Bytes this value takes in Redis (excluding Redis's own overhead). */
   public int storedBytes() {
-    return payloadOffset + payloadLength;
+    int n = 0;
+    for (byte[] c : chunks) {
+      n += c.length;
+    }
+    return n;
   }
 }

@@ -168,6 +168,11 @@ public final class RedisParityStore implements AutoCloseable {
     return ParityKey.of(settings.prefix, fileId, generation, stripe, substripe, parityIndex);
   }
 
+  /** The key of one parity subblock, its value sealed and opened under {@code seal}. */
+  public ParityKey key(ParitySeal seal, long fileId, long generation, int stripe, int substripe, int parityIndex) {
+    return key(fileId, generation, stripe, substripe, parityIndex).sealedWith(seal);
+  }
+
   public boolean breakerOpen() {
     return breaker.isOpen();
   }
@@ -323,7 +328,7 @@ public final class RedisParityStore implements AutoCloseable {
    */
   public CompletableFuture<Void> putInPlaceAsync(ParityKey key, int[] dataCrcs, byte[] value)
       throws InterruptedException {
-    return submitPut(key, value.length - ParityValue.headerBytes(dataCrcs.length),
+    return submitPut(key, ParityValue.payloadBytes(value.length, dataCrcs.length, key.seal()),
         () -> ParityValue.seal(key, dataCrcs, value));
   }
 

@@ -1,0 +1,60 @@
+package org.pocache.cache;
+
+import java.util.Locale;
+
+/**
+ * How parity values are protected in Redis ({@code dfs.pocache.parity.protection}).
+ *
+ * <ul>
+ *   <li>{@link #PRIVACY}: the data CRCs and the parity are encrypted and authenticated
+ *       (AES-256-GCM) under a key of the file's own; Redis sees neither the file's bytes
+ *       nor anything it could change undetected.</li>
+ *   <li>{@link #INTEGRITY}: header and payload carry an HMAC-SHA256 under the file's key;
+ *       Redis cannot change what a reader decodes, but the parity is stored in clear.</li>
+ *   <li>{@link #NONE}: CRC32C only, which catches accidents, not forgeries. For networks
+ *       where everyone who can reach Redis may also read and write every cached file.</li>
+ * </ul>
+ */
+public enum ParityProtection {
+  NONE(0), INTEGRITY(1), PRIVACY(2);
+
+  /** The byte stored in a value header. */
+  final int code;
+
+  ParityProtection(int code) {
+    this.code = code;
+  }
+
+  static ParityProtection ofCode(int code) {
+    for (ParityProtection p : values()) {
+      if (p.code == code) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Parses an operator's setting (case-insensitive).
+   *
+   * @throws IllegalArgumentException naming the key and the accepted values
+   */
+  public static ParityProtection parse(String key, String value) {
+    String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+    switch (v) {
+      case "none":
+        return NONE;
+      case "integrity":
+        return INTEGRITY;
+      case "privacy":
+        return PRIVACY;
+      default:
+        throw new IllegalArgumentException(key + " must be privacy, integrity or none, got '" + value + "'");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,226 @@
+package org.pocache.cache;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The protection of one file's parity values: the mode, the id of the Manager secret
+ * the file key was derived from, and the file key itself. The Manager derives a file
+ * key from its secret, the file id and the generation ({@link #deriveFileKey}) and hands
+ * it out only with a descriptor or reservation, after the NameNode has checked the
+ * caller's permission; a value that does not open under it is rejected like a damaged one.
+ *
+ * <p>Privacy encrypts in segments of {@value #SEGMENT} bytes, each its own AES-GCM
+ * message with its own tag, rather than a value as one message: the JDK's GCM code is
+ * only fast once the JIT has compiled it, and many small calls get it compiled after a
+ * few MiB instead of a few hundred (a short-lived task JVM would otherwise decrypt its
+ * first parity at tens of MB/s).
+ */
+public final class ParitySeal {
+  /** Values in today's unauthenticated format (CRC32C only). */
+  public static final ParitySeal NONE = new ParitySeal(ParityProtection.NONE, 0, null);
+
+  /** Bytes of body (data CRCs and payload) per AES-GCM segment. */
+  static final int SEGMENT = 16 * 1024;
+  static final int GCM_TAG = 16;
+  static final int HMAC_TAG = 32;
+  /** Length of a file key, and of a Manager secret at least. */
+  public static final int KEY_BYTES = 32;
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final ThreadLocal<Cipher> GCM = ThreadLocal.withInitial(() -> newInstance("AES/GCM/NoPadding"));
+  private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(() -> {
+    try {
+      return Mac.getInstance("HmacSHA256");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JVM has no HmacSHA256", e);
+    }
+  });
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[SEGMENT + GCM_TAG]);
+
+  private final ParityProtection protection;
+  private final int keyId;
+  private final SecretKeySpec aesKey;
+  private final SecretKeySpec macKey;
+
+  private ParitySeal(ParityProtection protection, int keyId, byte[] fileKey) {
+    this.protection = protection;
+    this.keyId = keyId;
+    if (fileKey == null) {
+      aesKey = null;
+      macKey = null;
+    } else {
+      // One subkey per use, so that no key serves both as a MAC key and a cipher key.
+      aesKey = new SecretKeySpec(hmac(fileKey, "POCache parity encryption"), "AES");
+      macKey = new SecretKeySpec(hmac(fileKey, "POCache parity authentication"), "HmacSHA256");
+    }
+  }
+
+  /**
+   * @param fileKey the file key from the descriptor ({@link #KEY_BYTES} bytes)
+   * @throws IllegalArgumentException if a protected seal has no key of the right length
+   */
+  public static ParitySeal of(ParityProtection protection, int keyId, byte[] fileKey) {
+    if (protection == ParityProtection.NONE) {
+      return NONE;
+    }
+    if (fileKey == null || fileKey.length != KEY_BYTES) {
+      throw new IllegalArgumentException("a " + protection + " seal needs a " + KEY_BYTES + "-byte file key, got "
+          + (fileKey == null ? "none" : fileKey.length + " bytes"));
+    }
+    return new ParitySeal(protection, keyId, fileKey);
+  }
+
+  /**
+   * The key of one file's parity: HMAC-SHA256 of the file id and generation under the
+   * Manager's secret. Different for every file and every generation of it, so a key
+   * handed to a reader of one file opens nothing else.
+   */
+  public static byte[] deriveFileKey(byte[] secret, long fileId, long generation) {
+    byte[] msg = new byte[16 + 1];
+    msg[0] = 2; // the value format the key is for
+    for (int i = 0; i < 8; i++) {
+      msg[1 + i] = (byte) (fileId >>> (56 - 8 * i));
+      msg[9 + i] = (byte) (generation >>> (56 - 8 * i));
+    }
+    return hmac(secret, msg);
+  }
+
+  private static byte[] hmac(byte[] key, String label) {
+    return hmac(key, label.getBytes(StandardCharsets.US_ASCII));
+  }
+
+  private static byte[] hmac(byte[] key, byte[] msg) {
+    Mac mac = HMAC.get();
+    try {
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 refused a key", e);
+    }
+    return mac.doFinal(msg);
+  }
+
+  private static Cipher newInstance(String transformation) {
+    try {
+      return Cipher.getInstance(transformation);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JVM has no " + transformation, e);
+    }
+  }
+
+  public ParityProtection protection() {
+    return protection;
+  }
+
+  public int keyId() {
+    return keyId;
+  }
+
+  /** Bytes after the body: the tags (one per segment for privacy, one HMAC for integrity). */
+  int trailerBytes(int bodyBytes) {
+    switch (protection) {
+      case PRIVACY:
+        return GCM_TAG * segments(bodyBytes);
+      case INTEGRITY:
+        return HMAC_TAG;
+      default:
+        return 0;
+    }
+  }
+
+  private static int segments(int bodyBytes) {
+    return Math.max(1, (bodyBytes + SEGMENT - 1) / SEGMENT);
+  }
+
+  /** A fresh nonce for one value: 8 random bytes (the segment index follows in each segment's IV). */
+  static void newNonce(byte[] value, int at) {
+    byte[] n = new byte[8];
+    RANDOM.nextBytes(n);
+    System.arraycopy(n, 0, value, at, 8);
+  }
+
+  /**
+   * Seals {@code v}: {@code [0, headerLen)} is the header (authenticated, in clear),
+   * {@code [headerLen, headerLen + bodyLen)} the body, encrypted in place under privacy;
+   * the tags go to the {@link #trailerBytes} after it.
+   */
+  void seal(byte[] v, int headerLen, int nonceAt, int bodyLen) {
+    try {
+      if (protection == ParityProtection.INTEGRITY) {
+        Mac mac = HMAC.get();
+        mac.init(macKey);
+        mac.update(v, 0, headerLen + bodyLen);
+        mac.doFinal(v, headerLen + bodyLen);
+        return;
+      }
+      Cipher c = GCM.get();
+      byte[] scratch = SCRATCH.get();
+      int tags = headerLen + bodyLen;
+      for (int s = 0, off = headerLen; s < segments(bodyLen); s++, off += SEGMENT) {
+        int n = Math.min(SEGMENT, headerLen + bodyLen - off);
+        c.init(Cipher.ENCRYPT_MODE, aesKey, iv(v, nonceAt, s));
+        c.updateAAD(v, 0, headerLen);
+        c.doFinal(v, off, n, scratch, 0);
+        System.arraycopy(scratch, 0, v, off, n);
+        System.arraycopy(scratch, n, v, tags + GCM_TAG * s, GCM_TAG);
+      }
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("sealing a parity value failed", e);
+    }
+  }
+
+  /**
+   * Checks and, under privacy, decrypts a value in place.
+   *
+   * @return whether the value opened (a forged or foreign value does not)
+   */
+  boolean open(byte[] v, int headerLen, int nonceAt, int bodyLen) {
+    try {
+      if (protection == ParityProtection.INTEGRITY) {
+        Mac mac = HMAC.get();
+        mac.init(macKey);
+        mac.update(v, 0, headerLen + bodyLen);
+        byte[] tag = mac.doFinal();
+        return MessageDigest.isEqual(tag, Arrays.copyOfRange(v, headerLen + bodyLen, headerLen + bodyLen + HMAC_TAG));
+      }
+      Cipher c = GCM.get();
+      byte[] scratch = SCRATCH.get();
+      int tags = headerLen + bodyLen;
+      for (int s = 0, off = headerLen; s < segments(bodyLen); s++, off += SEGMENT) {
+        int n = Math.min(SEGMENT, headerLen + bodyLen - off);
+        System.arraycopy(v, off, scratch, 0, n);
+        System.arraycopy(v, tags + GCM_TAG * s, scratch, n, GCM_TAG);
+        c.init(Cipher.DECRYPT_MODE, aesKey, iv(v, nonceAt, s));
+        c.updateAAD(v, 0, headerLen);
+        c.doFinal(scratch, 0, n + GCM_TAG, v, off);
+      }
+      return true;
+    } catch (javax.crypto.AEADBadTagException e) {
+      return false;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("opening a parity value failed", e);
+    }
+  }
+
+  private static GCMParameterSpec iv(byte[] v, int nonceAt, int segment) {
+    byte[] iv = new byte[12];
+    System.arraycopy(v, nonceAt, iv, 0, 8);
+    iv[8] = (byte) (segment >>> 24);
+    iv[9] = (byte) (segment >>> 16);
+    iv[10] = (byte) (segment >>> 8);
+    iv[11] = (byte) segment;
+    return new GCMParameterSpec(8 * GCM_TAG, iv);
+  }
+
+  @Override
+  public String toString() {
+    return protection == ParityProtection.NONE ? "none" : protection + " (key " + keyId + ")";
+  }
+}
