@@ -49,10 +49,27 @@ public final class ParitySeal {
   private final int keyId;
   private final SecretKeySpec aesKey;
   private final SecretKeySpec macKey;
+  /** For reading: the committed digest of every value slot, or null (writers; protection none). */
+  private final byte[] digests;
+  private final int substripesPerStripe;
+  private final int m;
+
+  private ParitySeal(ParitySeal s, byte[] digests, int substripesPerStripe, int m) {
+    this.protection = s.protection;
+    this.keyId = s.keyId;
+    this.aesKey = s.aesKey;
+    this.macKey = s.macKey;
+    this.digests = digests;
+    this.substripesPerStripe = substripesPerStripe;
+    this.m = m;
+  }
 
   private ParitySeal(ParityProtection protection, int keyId, byte[] fileKey) {
     this.protection = protection;
     this.keyId = keyId;
+    this.digests = null;
+    this.substripesPerStripe = 0;
+    this.m = 0;
     if (fileKey == null) {
       aesKey = null;
       macKey = null;
@@ -113,6 +130,49 @@ public final class ParitySeal {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("this JVM has no " + transformation, e);
     }
+  }
+
+  /**
+   * This seal for reading: a value opens only if its stored bytes hash to the digest the
+   * Manager recorded for its slot when the parity was committed. The file key alone
+   * (which every reader of the file holds) is then not enough to forge a value.
+   *
+   * @param digests {@link ParityValue#DIGEST_BYTES} per slot, slot = (stripe *
+   *     substripesPerStripe + substripe) * m + parity index
+   * @throws IllegalArgumentException if the table is not a whole number of digests
+   */
+  public ParitySeal withDigests(byte[] digests, int substripesPerStripe, int m) {
+    if (protection == ParityProtection.NONE) {
+      return this;
+    }
+    if (digests == null || digests.length == 0 || digests.length % ParityValue.DIGEST_BYTES != 0
+        || substripesPerStripe < 1 || m < 1) {
+      throw new IllegalArgumentException("a " + protection + " seal for reading needs the values' digests, got "
+          + (digests == null ? "none" : digests.length + " bytes"));
+    }
+    return new ParitySeal(this, digests, substripesPerStripe, m);
+  }
+
+  /**
+   * Whether {@code stored} is the value committed for its slot: true if this seal has
+   * no digests (writing, or protection none).
+   */
+  boolean committed(ParityKey key, byte[][] stored) {
+    if (digests == null) {
+      return true;
+    }
+    long slot = ((long) key.stripe() * substripesPerStripe + key.substripe()) * m + key.parityIndex();
+    if (key.substripe() >= substripesPerStripe || key.parityIndex() >= m
+        || (slot + 1) * ParityValue.DIGEST_BYTES > digests.length) {
+      return false;
+    }
+    byte[] got = ParityValue.digest(stored);
+    int at = (int) slot * ParityValue.DIGEST_BYTES;
+    int diff = 0;
+    for (int i = 0; i < ParityValue.DIGEST_BYTES; i++) {
+      diff |= got[i] ^ digests[at + i];
+    }
+    return diff == 0;
   }
 
   public ParityProtection protection() {

@@ -44,6 +44,29 @@ public final class ParityValue {
   /** Header of format 2, up to the body. */
   static final int SEALED_HEADER = 56;
   private static final int NONCE_AT = 44;
+  /** Bytes of a value's digest (SHA-256, truncated), as the Manager records it at commit. */
+  public static final int DIGEST_BYTES = 16;
+  private static final ThreadLocal<java.security.MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no SHA-256", e);
+    }
+  });
+
+  /** The digest of a stored value: the first {@link #DIGEST_BYTES} of its SHA-256. */
+  public static byte[] digest(byte[] stored) {
+    return digest(new byte[][] {stored});
+  }
+
+  /** {@link #digest(byte[])} of a value held in consecutive pieces. */
+  public static byte[] digest(byte[][] stored) {
+    java.security.MessageDigest md = SHA256.get();
+    for (byte[] c : stored) {
+      md.update(c);
+    }
+    return java.util.Arrays.copyOf(md.digest(), DIGEST_BYTES);
+  }
 
   /** The stored bytes, in one array or in consecutive chunks (see {@link #decodeChunks}). */
   private final byte[][] chunks;
@@ -287,6 +310,10 @@ public final class ParityValue {
         System.arraycopy(c, 0, v, at, c.length);
         at += c.length;
       }
+    }
+    if (!seal.committed(key, chunks)) {
+      throw new CorruptParityException(key, "value is not the one committed for it (digest mismatch): forged,"
+          + " or left from an earlier upload");
     }
     int h = headerBytes(k, seal);
     if (!seal.open(v, SEALED_HEADER, NONCE_AT, h - SEALED_HEADER + n)) {

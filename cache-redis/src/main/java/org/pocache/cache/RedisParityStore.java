@@ -284,8 +284,8 @@ public final class RedisParityStore implements AutoCloseable {
     return out;
   }
 
-  /** Pipelined SET of many subblocks. */
-  public void putAll(List<ParityKey> keys, List<int[]> dataCrcs, List<ByteBuffer> payloads)
+  /** Pipelined SET of many subblocks; returns the {@link ParityValue#digest} of each value stored. */
+  public byte[][] putAll(List<ParityKey> keys, List<int[]> dataCrcs, List<ByteBuffer> payloads)
       throws ParityStoreException {
     if (keys.size() != dataCrcs.size() || keys.size() != payloads.size()) {
       throw new IllegalArgumentException("keys, dataCrcs and payloads differ in length: " + keys.size() + ", "
@@ -304,9 +304,12 @@ public final class RedisParityStore implements AutoCloseable {
         return null;
       }
     });
+    byte[][] digests = new byte[keys.size()][];
     for (int i = 0; i < keys.size(); i++) {
       account(keys.get(i).fileId(), values.get(i).length);
+      digests[i] = ParityValue.digest(values.get(i));
     }
+    return digests;
   }
 
   /**

@@ -148,4 +148,28 @@ public final class PoCacheConfig {
         throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
     }
   }
+
+  /**
+   * The lookup {@link org.pocache.cache.RedisSettings#from} reads the Redis keys through:
+   * {@code conf.get}, except that the Redis password and the trust store password are
+   * read with {@link Configuration#getPassword}, so a credential provider
+   * ({@code hadoop.security.credential.provider.path}) can hold them instead of a site file.
+   *
+   * @throws IllegalArgumentException naming the key if a credential provider cannot be read
+   */
+  public static java.util.function.Function<String, String> redisLookup(Configuration conf) {
+    return key -> {
+      if (!key.equals(org.pocache.cache.RedisSettings.PASSWORD_KEY)
+          && !key.equals(org.pocache.cache.RedisSettings.TRUSTSTORE_PASSWORD_KEY)) {
+        return conf.get(key);
+      }
+      try {
+        char[] p = conf.getPassword(key);
+        return p == null ? null : new String(p);
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException(key + " cannot be read from the credential providers: " + e.getMessage(),
+            e);
+      }
+    };
+  }
 }

@@ -219,6 +219,27 @@ public final class PoCacheConfigKeys {
   public static final String MANAGER_ADMINS_KEY = "dfs.pocache.manager.admins";
   public static final String MANAGER_ADMINS_DEFAULT = "";
 
+  // Parity protection in Redis (read by the Manager; clients follow their descriptors).
+
+  /**
+   * How parity values are sealed: privacy (AES-GCM), integrity (HMAC-SHA256) or none;
+   * empty: privacy when hadoop.security.authentication is kerberos, else integrity.
+   */
+  public static final String PARITY_PROTECTION_KEY = "dfs.pocache.parity.protection";
+  public static final String PARITY_PROTECTION_DEFAULT = "";
+  /**
+   * A file only the Manager's user can read, one "id:base64-secret" per line; the last
+   * line seals new parity, the others still open what they sealed (rotation).
+   */
+  public static final String PARITY_SECRET_FILE_KEY = "dfs.pocache.parity.secret.file";
+  public static final String PARITY_SECRET_FILE_DEFAULT = "";
+  /**
+   * The same secrets, comma-separated, read with Configuration.getPassword so that a
+   * credential provider (hadoop.security.credential.provider.path) can hold them.
+   */
+  public static final String PARITY_SECRET_KEY = "dfs.pocache.parity.secret";
+  public static final String PARITY_SECRET_DEFAULT = "";
+
   // The fill worker.
 
   /** Threads of the fill worker (admit-on-read and prefetch fills), in the NameNode with the plugin or in the standalone Manager. */

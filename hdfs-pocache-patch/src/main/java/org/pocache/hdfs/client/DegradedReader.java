@@ -14,11 +14,13 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
+import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParitySeals;
 
 /**
  * Degraded reads (POCache paper section 3.1) for reads that do not cover whole
@@ -33,6 +35,8 @@ import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 final class DegradedReader {
   private final PositionedReadable data;
   private final DescriptorProto d;
+  /** How the file's parity values are sealed (the file key from its descriptor). */
+  private final ParitySeal seal;
   private final StripeLayout layout;
   private final ParityAccess access;
   private final ExecutorService pool;
@@ -51,6 +55,7 @@ final class DegradedReader {
       PieceLocations locations, double deadlineFactor, long minDeadlineMillis) {
     this.data = data;
     this.d = d;
+    this.seal = ParitySeals.forReading(d);
     this.layout = layout;
     this.access = parity;
     this.pool = pool;
@@ -183,7 +188,7 @@ final class DegradedReader {
       race.submit(() -> {
         List<ParityKey> keys = new ArrayList<>(m);
         for (int p = 0; p < m; p++) {
-          keys.add(access.store().key(d.getFileId(), d.getGeneration(), (int) s, j, p));
+          keys.add(access.store().key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
         }
         parity[0] = access.store().getAll(keys);
         return PARITY;
@@ -344,7 +349,7 @@ final class DegradedReader {
       try {
         List<ParityKey> keys = new ArrayList<>(m);
         for (int p = 0; p < m; p++) {
-          keys.add(access.store().key(d.getFileId(), d.getGeneration(), (int) s, j, p));
+          keys.add(access.store().key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
         }
         parity[0] = access.store().getAll(keys);
       } catch (org.pocache.cache.ParityStoreException | RuntimeException e) {

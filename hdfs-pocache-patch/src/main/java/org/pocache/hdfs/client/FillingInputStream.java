@@ -264,7 +264,8 @@ final class FillingInputStream extends FSInputStream
     Runnable finish = () -> {
       try {
         encoder.finish(UPLOAD_WAIT_SECONDS);
-        manager.commit(reservationId, d.getFileId(), fileLength, encoder.parityBytes());
+        manager.commit(reservationId, d.getFileId(), fileLength, encoder.parityBytes(),
+            encoder.valueDigests(fileLength));
         committed.incrementAndGet();
       } catch (Exception e) {
         if (e instanceof InterruptedException) {

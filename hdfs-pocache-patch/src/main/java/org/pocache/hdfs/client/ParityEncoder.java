@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.pocache.cache.Crc32c;
+import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.coder.ErasureCoder;
@@ -16,6 +17,7 @@ import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+import org.pocache.manager.protocol.ParitySeals;
 
 /**
  * Incremental encoding of a file's parity from its bytes in file order, as a writer
@@ -50,6 +52,11 @@ final class ParityEncoder {
   private final boolean striped;
   /** Bytes in front of each parity accumulator, where the stored value's header goes. */
   private final int header;
+  /** How the values are sealed (from the reservation), and the bytes of a full value's trailer. */
+  private final ParitySeal seal;
+  private final int trailer;
+  /** The digest of every value uploaded, by slot ((stripe * substripes + substripe) * m + parity). */
+  private final java.util.Map<Long, byte[]> digests = new java.util.concurrent.ConcurrentHashMap<>();
 
   private long position;
   private final byte[] piece;
@@ -77,7 +84,30 @@ final class ParityEncoder {
           + ", subblock " + sub);
     }
     this.piece = new byte[sub];
-    this.header = ParityValue.headerBytes(k);
+    this.seal = ParitySeals.of(d);
+    this.header = ParityValue.headerBytes(k, seal);
+    this.trailer = ParityValue.valueBytes(k, sub, seal) - header - sub;
+  }
+
+  /**
+   * The digests of the values uploaded for a file of {@code length} bytes, one slot per
+   * (stripe, substripe, parity) in key order, zeros where nothing was stored: what the
+   * commit hands the Manager, which gives them to readers. Call after {@link #finish}.
+   */
+  byte[] valueDigests(long length) {
+    if (seal.protection() == org.pocache.cache.ParityProtection.NONE) {
+      return new byte[0];
+    }
+    long stripeBytes = block * k;
+    long stripes = Math.max(1, (length + stripeBytes - 1) / stripeBytes);
+    long slots = stripes * substripesPerBlock * m;
+    byte[] out = new byte[(int) (slots * ParityValue.DIGEST_BYTES)];
+    for (java.util.Map.Entry<Long, byte[]> e : digests.entrySet()) {
+      if (e.getKey() < slots) {
+        System.arraycopy(e.getValue(), 0, out, (int) (e.getKey() * ParityValue.DIGEST_BYTES), ParityValue.DIGEST_BYTES);
+      }
+    }
+    return out;
   }
 
   /** Bytes of the file fed so far: the offset the next {@link #feed} continues from. */
@@ -143,7 +173,7 @@ final class ParityEncoder {
       parity[j] = new byte[m][];
       for (int p = 0; p < m; p++) {
         // Room for the stored value's header in front: uploaded without a copy.
-        parity[j][p] = buffers.borrow(header + sub);
+        parity[j][p] = buffers.borrow(header + sub + trailer);
         java.util.Arrays.fill(parity[j][p], header, header + sub, (byte) 0); // update() accumulates
       }
       dataCrcs[j] = new int[k];
@@ -166,15 +196,21 @@ final class ParityEncoder {
       byte[] value = parity[j][p];
       if (len != sub) {
         // A short last substripe's value is shorter than its accumulator.
-        value = java.util.Arrays.copyOf(parity[j][p], header + len);
+        value = java.util.Arrays.copyOf(parity[j][p], ParityValue.valueBytes(k, len, seal));
         buffers.release(parity[j][p]);
       }
       parity[j][p] = null;
       try {
-        CompletableFuture<Void> f = store.putInPlaceAsync(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p),
+        CompletableFuture<Void> f = store.putInPlaceAsync(store.key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p),
             dataCrcs[j], value);
         byte[] uploaded = value;
-        f.whenComplete((ok, failed) -> buffers.release(uploaded)); // the SET is done with it either way
+        long slot = (s * substripesPerBlock + j) * m + p;
+        f.whenComplete((ok, failed) -> {
+          if (failed == null) {
+            digests.put(slot, ParityValue.digest(uploaded)); // sealed before the SET
+          }
+          buffers.release(uploaded); // the SET is done with it either way
+        });
         uploads.add(f);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

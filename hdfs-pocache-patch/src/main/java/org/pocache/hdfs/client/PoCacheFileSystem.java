@@ -46,6 +46,7 @@ import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.WriteExclusions;
+import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
@@ -54,6 +55,7 @@ import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParitySeals;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,7 +142,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.READ_DEADLINE_MIN_DEFAULT, 0, 3_600_000);
     stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
-    RedisSettings.from(conf::get); // validate the Redis keys now, naming any bad one
+    RedisSettings.from(PoCacheConfig.redisLookup(conf)); // validate the Redis keys now, naming any bad one
     writeExclusions = WriteExclusions.from(conf);
     slowSources = new SlowSources(this::stragglers);
     readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
@@ -289,6 +291,13 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       }
       DescriptorProto d = a.getReservation().getParity();
       long id = a.getReservation().getId();
+      String unusable = ParitySeals.problem(d);
+      if (unusable != null) {
+        manager.abort(id, unusable);
+        fallbacks.incrementAndGet();
+        warnOnce("POCache writes files without parity", new IOException(unusable));
+        return hdfsOut;
+      }
       RedisParityStore s = store();
       if (s == null) {
         manager.abort(id, "the client cannot reach Redis");
@@ -480,6 +489,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * and the NameNode's answer to the open) and must never meet this stream's data.
    */
   private boolean madeFor(DescriptorProto d, DFSInputStream in) {
+    String unusable = d.getState() == CacheStateProto.CACHED ? ParitySeals.readProblem(d) : ParitySeals.problem(d);
+    if (unusable != null) {
+      fallbacks.incrementAndGet();
+      warnOnce("POCache reads files without parity", new IOException(unusable));
+      return false;
+    }
     try {
       if (d.getLength() == in.getFileLength() && d.getBlocksDigest() != 0
           && d.getBlocksDigest() == BlockListDigest.of(in.getAllBlocks())) {
@@ -605,7 +620,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         fallbacks.incrementAndGet();
         return null;
       }
-      RedisSettings settings = RedisSettings.from(conf::get);
+      RedisSettings settings = RedisSettings.from(PoCacheConfig.redisLookup(conf));
       try {
         store = RedisParityStore.connect(settings);
         if (redisConnectFailures.get() > 0) {

@@ -139,7 +139,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     }
     try {
       encoder.finish(UPLOAD_WAIT_SECONDS);
-      manager.commit(reservationId, d.getFileId(), written, encoder.parityBytes());
+      manager.commit(reservationId, d.getFileId(), written, encoder.parityBytes(), encoder.valueDigests(written));
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();

@@ -14,12 +14,14 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
+import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.cache.ParityValue;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParitySeals;
 
 /**
  * Proactive reads (POCache paper section 3.1): for each substripe a positional read
@@ -100,6 +102,8 @@ final class ProactiveReader {
 
   private final PositionedReadable data;
   private final DescriptorProto d;
+  /** How the file's parity values are sealed (the file key from its descriptor). */
+  private final ParitySeal seal;
   private final StripeLayout layout;
   private final ParityAccess access;
   private final ExecutorService pool;
@@ -116,6 +120,7 @@ final class ProactiveReader {
       int inflight, long minDeadlineMillis) {
     this.data = data;
     this.d = d;
+    this.seal = ParitySeals.forReading(d);
     this.layout = layout;
     this.access = parity;
     this.pool = pool;
@@ -348,7 +353,7 @@ final class ProactiveReader {
           List<ParityKey> keys = new ArrayList<>(count * m);
           for (int c = 0; c < count; c++) {
             for (int p = 0; p < m; p++) {
-              keys.add(access.store().key(d.getFileId(), d.getGeneration(), (int) s, j0 + c, p));
+              keys.add(access.store().key(seal, d.getFileId(), d.getGeneration(), (int) s, j0 + c, p));
             }
           }
           ParityValue[] values = access.store().getAll(keys);

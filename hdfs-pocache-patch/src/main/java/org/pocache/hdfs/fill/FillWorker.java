@@ -17,6 +17,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
+import org.pocache.cache.ParitySeal;
+import org.pocache.cache.ParityValue;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.coder.CodeParameters;
@@ -31,6 +33,7 @@ import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+import org.pocache.manager.protocol.ParitySeals;
 import org.pocache.manager.server.CacheService;
 import org.pocache.manager.server.ParityFiller;
 import org.slf4j.Logger;
@@ -90,8 +93,10 @@ public final class FillWorker implements ParityFiller {
 
   private void run(long reservationId, DescriptorProto d) {
     try {
-      long bytes = fillOne(d);
-      manager.commit(reservationId, d.getFileId(), d.getLength(), bytes);
+      byte[] digests = ParitySeals.of(d).protection() == org.pocache.cache.ParityProtection.NONE ? new byte[0]
+          : new byte[d.getStripes() * d.getSubstripesPerStripe() * d.getM() * ParityValue.DIGEST_BYTES];
+      long bytes = fillOne(d, digests);
+      manager.commit(reservationId, d.getFileId(), d.getLength(), bytes, digests);
       LOG.debug("Filled {} (generation {}): {} parity bytes", d.getPath(), d.getGeneration(), bytes);
     } catch (Exception e) {
       LOG.info("Fill of {} failed: {}", d.getPath(), e.toString());
@@ -104,7 +109,7 @@ public final class FillWorker implements ParityFiller {
   }
 
   /** Encodes and uploads every substripe of the file; returns parity payload bytes. */
-  long fillOne(DescriptorProto d) throws Exception {
+  long fillOne(DescriptorProto d, byte[] digests) throws Exception {
     // By inode, not by path: a file renamed away and another created at its path must
     // not lend its bytes to the parity of the file the fill was planned for.
     Path path = new Path("/.reserved/.inodes/" + d.getFileId());
@@ -120,6 +125,7 @@ public final class FillWorker implements ParityFiller {
         ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), sub, k)
         : new ContiguousLayout(d.getLength(), d.getBlockSize(), sub, k);
     RedisParityStore redis = store();
+    ParitySeal seal = ParitySeals.of(d);
     byte[][] data = new byte[k][sub];
     byte[][] parity = new byte[m][sub];
     long total = 0;
@@ -150,12 +156,16 @@ public final class FillWorker implements ParityFiller {
           crcs.clear();
           payloads.clear();
           for (int p = 0; p < m; p++) {
-            keys.add(redis.key(d.getFileId(), d.getGeneration(), (int) s, j, p));
+            keys.add(redis.key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
             crcs.add(dataCrcs);
             payloads.add(ByteBuffer.wrap(parity[p], 0, len));
             total += len;
           }
-          redis.putAll(keys, crcs, payloads);
+          byte[][] stored = redis.putAll(keys, crcs, payloads);
+          for (int p = 0; p < m && digests.length > 0; p++) {
+            System.arraycopy(stored[p], 0, digests, (int) (((s * d.getSubstripesPerStripe() + j) * m + p)
+                * ParityValue.DIGEST_BYTES), ParityValue.DIGEST_BYTES);
+          }
         }
       }
     }
@@ -187,7 +197,7 @@ public final class FillWorker implements ParityFiller {
     if (s == null) {
       synchronized (this) {
         if (store == null) {
-          store = RedisParityStore.connect(RedisSettings.from(conf::get));
+          store = RedisParityStore.connect(RedisSettings.from(PoCacheConfig.redisLookup(conf)));
         }
         s = store;
       }

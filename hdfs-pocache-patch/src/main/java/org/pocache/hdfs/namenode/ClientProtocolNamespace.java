@@ -57,6 +57,22 @@ public final class ClientProtocolNamespace implements Namespace {
   }
 
   @Override
+  public boolean canWrite(String path) throws IOException {
+    try {
+      caller.namenode().checkAccess(path, org.apache.hadoop.fs.permission.FsAction.WRITE);
+      return true;
+    } catch (RemoteException e) {
+      IOException real = e.unwrapRemoteException();
+      if (real instanceof org.apache.hadoop.security.AccessControlException) {
+        return false;
+      }
+      throw real;
+    } catch (org.apache.hadoop.security.AccessControlException e) {
+      return false;
+    }
+  }
+
+  @Override
   public boolean available() {
     return running.getAsBoolean();
   }
@@ -122,6 +138,7 @@ public final class ClientProtocolNamespace implements Namespace {
     ErasureCodingPolicy ec = st.getErasureCodingPolicy();
     return new FileInfo(st.getFileId(), path, st.getLen(), st.getModificationTime(), st.getBlockSize(),
         ec == null ? 0 : ec.getNumDataUnits(), ec == null ? 0 : ec.getCellSize(), !blocks.isUnderConstruction(),
-        new ArrayList<>(dataNodes), BlockListDigest.of(blocks.getLocatedBlocks()));
+        new ArrayList<>(dataNodes), BlockListDigest.of(blocks.getLocatedBlocks()),
+        st.getFileEncryptionInfo() != null);
   }
 }

@@ -56,6 +56,10 @@ final class ManagerCluster implements AutoCloseable {
     c.put(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(64L << 20));
     c.put(PoCacheConfigKeys.CACHE_MAX_FILE_KEY, Long.toString(16L << 20));
     c.put("dfs.namenode.fs-limits.min-block-size", "0");
+    // A secret of the operator's, so the parity survives a NameNode restart (one made
+    // at start would not).
+    c.put(PoCacheConfigKeys.PARITY_SECRET_KEY, "1:" + java.util.Base64.getEncoder().encodeToString(
+        "a test secret of at least 32 bytes".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
     c.putAll(extra);
     MiniHdfs.Builder b = MiniHdfs.builder().dataNodes(dataNodes);
     for (Map.Entry<String, String> e : c.entrySet()) {
@@ -132,8 +136,11 @@ final class ManagerCluster implements AutoCloseable {
     out.close();
     DescriptorProto r = admit.getReservation().getParity();
     try (RedisParityStore store = store()) {
-      long bytes = ParityUploader.upload(hdfs.fs(), p, r, length, store);
-      m.commit(admit.getReservation().getId(), r.getFileId(), length, bytes);
+      long stripes = Math.max(1, (length + r.getBlockSize() * r.getK() - 1) / (r.getBlockSize() * r.getK()));
+      byte[] digests = r.getProtection() == org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto
+          .PROTECTION_NONE ? new byte[0] : new byte[(int) (stripes * r.getSubstripesPerStripe() * r.getM() * 16)];
+      long bytes = ParityUploader.upload(hdfs.fs(), p, r, length, store, digests);
+      m.commit(admit.getReservation().getId(), r.getFileId(), length, bytes, digests);
     }
     return r;
   }
@@ -193,8 +200,10 @@ final class ManagerCluster implements AutoCloseable {
       for (int s = 0; s < d.getStripes(); s++) {
         for (int j = 0; j < d.getSubstripesPerStripe(); j++) {
           for (int r = 0; r < d.getM(); r++) {
-            org.pocache.cache.ParityValue want = store.get(store.key(d.getFileId(), reference.getGeneration(), s, j, r));
-            org.pocache.cache.ParityValue got = store.get(store.key(d.getFileId(), d.getGeneration(), s, j, r));
+            org.pocache.cache.ParitySeal seal = org.pocache.manager.protocol.ParitySeals.of(d);
+            org.pocache.cache.ParityValue want = store.get(store.key(seal, d.getFileId(), reference.getGeneration(), s, j,
+                r));
+            org.pocache.cache.ParityValue got = store.get(store.key(seal, d.getFileId(), d.getGeneration(), s, j, r));
             if (want == null) {
               org.junit.Assert.assertNull("a value past the end of a short stripe", got);
               continue;

@@ -30,6 +30,15 @@ final class ParityUploader {
   /** @return parity payload bytes uploaded */
   static long upload(FileSystem fs, Path path, DescriptorProto d, long length, RedisParityStore store)
       throws IOException, ParityStoreException {
+    return upload(fs, path, d, length, store, null);
+  }
+
+  /**
+   * {@link #upload} that also records the digest of every value stored in
+   * {@code digests} (slot (s * substripes + j) * m + p), as a committing client does.
+   */
+  static long upload(FileSystem fs, Path path, DescriptorProto d, long length, RedisParityStore store,
+      byte[] digests) throws IOException, ParityStoreException {
     byte[] file = new byte[(int) length];
     try (FSDataInputStream in = fs.open(path)) {
       in.readFully(0, file);
@@ -56,7 +65,13 @@ final class ParityUploader {
           byte[][] parity = new byte[m][len];
           coder.encode(data, 0, parity, 0, len);
           for (int p = 0; p < m; p++) {
-            store.put(store.key(d.getFileId(), d.getGeneration(), (int) s, j, p), crcs, ByteBuffer.wrap(parity[p]));
+            byte[][] stored = store.putAll(java.util.Collections.singletonList(store.key(
+                org.pocache.manager.protocol.ParitySeals.of(d), d.getFileId(), d.getGeneration(), (int) s, j, p)),
+                java.util.Collections.singletonList(crcs), java.util.Collections.singletonList(ByteBuffer.wrap(parity[p])));
+            long slot = (s * d.getSubstripesPerStripe() + j) * m + p;
+            if (digests != null && (slot + 1) * 16 <= digests.length) {
+              System.arraycopy(stored[0], 0, digests, (int) slot * 16, 16);
+            }
             total += len;
           }
         }

@@ -186,9 +186,11 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   }
 
   @Override
-  public void commit(long reservationId, long fileId, long length, long parityBytes) throws IOException {
+  public void commit(long reservationId, long fileId, long length, long parityBytes, byte[] valueDigests)
+      throws IOException {
     once(() -> proxy.commit(null, CommitRequestProto.newBuilder().setReservationId(reservationId).setFileId(fileId)
-        .setLength(length).setParityBytes(parityBytes).build()));
+        .setLength(length).setParityBytes(parityBytes)
+        .setValueDigests(com.google.protobuf.ByteString.copyFrom(valueDigests)).build()));
   }
 
   @Override

@@ -55,8 +55,19 @@ public interface PoCacheManagerProtocol {
    */
   AdmitWriteResponseProto admitWrite(String path, long expectedMaxBytes) throws IOException;
 
-  /** Makes a reservation's parity visible: the file is closed with {@code length} bytes. */
-  void commit(long reservationId, long fileId, long length, long parityBytes) throws IOException;
+  /**
+   * Makes a reservation's parity visible: the file is closed with {@code length} bytes.
+   *
+   * @param valueDigests the digest of every value stored (see {@code DescriptorProto.valueDigests});
+   *     required when the parity is protected, empty otherwise
+   */
+  void commit(long reservationId, long fileId, long length, long parityBytes, byte[] valueDigests)
+      throws IOException;
+
+  /** {@link #commit(long, long, long, long, byte[])} of unprotected parity (no digests). */
+  default void commit(long reservationId, long fileId, long length, long parityBytes) throws IOException {
+    commit(reservationId, fileId, length, parityBytes, new byte[0]);
+  }
 
   /** Gives a reservation up; its parity keys are deleted. */
   void abort(long reservationId, String reason) throws IOException;

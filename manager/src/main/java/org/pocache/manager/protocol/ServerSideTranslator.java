@@ -77,7 +77,8 @@ public final class ServerSideTranslator implements PoCacheManagerProtocolPB {
   @Override
   public EmptyProto commit(RpcController c, CommitRequestProto r) throws ServiceException {
     return serve(() -> {
-      impl.commit(r.getReservationId(), r.getFileId(), r.getLength(), r.getParityBytes());
+      impl.commit(r.getReservationId(), r.getFileId(), r.getLength(), r.getParityBytes(),
+          r.getValueDigests().toByteArray());
       return EMPTY;
     });
   }

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
 
 /**
  * The Manager's cache index: file id -> entry (descriptor and state), and open
@@ -36,6 +37,8 @@ final class CacheIndex {
     /** While RESERVED or FILLING. */
     long reservationId;
     long expiresAtMillis;
+    /** Who made the reservation (its RPC caller); null for the Manager's own. Only they (or the Manager) end it. */
+    String owner;
     /** A FILLING entry handed to the reader that opened the file (else to the fill worker). */
     boolean readerFill;
     /** The Redis incarnation (run id) the parity was written to. */
@@ -45,6 +48,11 @@ final class CacheIndex {
      * 0 until known (an entry written by an older Manager learns it at its next lookup).
      */
     long blocksDigest;
+    /** How its parity is sealed, and the id of the Manager secret its file key comes from. */
+    ParityProtectionProto protection = ParityProtectionProto.PROTECTION_NONE;
+    int sealKeyId;
+    /** Protected parity: the digest of every committed value (empty while reserved or filling). */
+    ByteString valueDigests = ByteString.EMPTY;
     /** The descriptor served to readers, built once: a CACHED entry does not change until it is dropped. */
     DescriptorProto served;
 
@@ -81,6 +89,7 @@ final class CacheIndex {
           && f.modificationTime == modificationTime && (blocksDigest == 0 || blocksDigest == f.blocksDigest);
     }
 
+    /** The entry as the index stores it and listCached shows it: never with the file key. */
     DescriptorProto toProto(String keyPrefix) {
       int stripes = stripes();
       byte[] bitmap = new byte[(stripes + 7) / 8];
@@ -95,7 +104,8 @@ final class CacheIndex {
           .setCellSize(cellSize).setK(k).setM(m).setSubblockBytes(subblockBytes).setStripes(stripes)
           .setSubstripesPerStripe(substripesPerStripe()).setCachedStripes(ByteString.copyFrom(bitmap))
           .setParityBytes(parityBytes).setKeyPrefix(keyPrefix).setState(state)
-          .setRedisRunId(redisRunId == null ? "" : redisRunId).setBlocksDigest(blocksDigest).build();
+          .setRedisRunId(redisRunId == null ? "" : redisRunId).setBlocksDigest(blocksDigest)
+          .setProtection(protection).setSealKeyId(sealKeyId).setValueDigests(valueDigests).build();
     }
 
     static Entry fromProto(DescriptorProto d) {
@@ -103,6 +113,9 @@ final class CacheIndex {
           d.getBlockSize(), d.getCellSize(), d.getK(), d.getM(), d.getSubblockBytes(), d.getParityBytes(),
           d.getState(), d.getRedisRunId());
       e.blocksDigest = d.getBlocksDigest();
+      e.protection = d.getProtection();
+      e.sealKeyId = d.getSealKeyId();
+      e.valueDigests = d.getValueDigests();
       return e;
     }
 

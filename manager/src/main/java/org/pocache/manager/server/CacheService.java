@@ -1,5 +1,6 @@
 package org.pocache.manager.server;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -39,6 +40,7 @@ import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
@@ -99,6 +101,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private final AccessControlList admins;
   private final String superGroup;
   private final String managerUser;
+  private final ParitySecrets secrets;
 
   // Guarded by state.
   private final ReentrantLock state = new ReentrantLock();
@@ -133,7 +136,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     this.namespace = namespace;
     this.stragglers = stragglers;
     this.clock = clock;
-    this.redisSettings = RedisSettings.from(conf::get);
+    this.redisSettings = RedisSettings.from(PoCacheConfig.redisLookup(conf));
     k = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32);
     m = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_M_KEY, PoCacheConfigKeys.CODE_M_DEFAULT, 1, 4);
     subblock = PoCacheConfig.getInt(conf, PoCacheConfigKeys.SUBBLOCK_KEY, PoCacheConfigKeys.SUBBLOCK_DEFAULT,
@@ -178,6 +181,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     } catch (IOException ex) {
       throw new IllegalStateException("cannot tell which user the Manager runs as", ex);
     }
+    secrets = ParitySecrets.from(conf);
     lastGeneration = clock.getAsLong() * 1000; // unique across Manager restarts while the clock moves on
     metrics = new ManagerMetrics(this::gauges);
     ScheduledThreadPoolExecutor h = new ScheduledThreadPoolExecutor(1, r -> {
@@ -268,7 +272,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
           e.served = null;
         }
         if (e.served == null) {
-          e.served = e.toProto(redisSettings.prefix);
+          e.served = secrets.withKey(e.toProto(redisSettings.prefix));
         }
         descriptor = e.served;
       } else if (e != null && e.state == CacheStateProto.CACHED) {
@@ -280,10 +284,22 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     }
     (descriptor != null ? metrics.hits : metrics.misses).incrementAndGet();
     GetDescriptorResponseProto.Builder b = GetDescriptorResponseProto.newBuilder().setDecision(decision);
+    if (fill != null && fill.readerFill && secrets.protection() != org.pocache.cache.ParityProtection.NONE
+        && !canWriteQuietly(f.path != null ? f.path : path)) {
+      // A reader's parity is trusted by every other reader of the file: under protection,
+      // only a caller who could change the file itself fills; else the fill worker does.
+      state.lock();
+      try {
+        fill.readerFill = false;
+      } finally {
+        state.unlock();
+      }
+    }
     if (fill != null) {
       metrics.admissions.incrementAndGet();
       if (fill.readerFill) {
-        b.setFill(ReservationProto.newBuilder().setId(fill.reservationId).setParity(fill.toProto(redisSettings.prefix))
+        b.setFill(ReservationProto.newBuilder().setId(fill.reservationId)
+            .setParity(secrets.withKey(fill.toProto(redisSettings.prefix)))
             .setExpiresAtMillis(fill.expiresAtMillis));
       } else {
         dispatchFill(fill);
@@ -349,14 +365,16 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
       metrics.admissions.incrementAndGet();
       return b.setReason("admitted").setReservation(ReservationProto.newBuilder().setId(reserved.reservationId)
-          .setParity(reserved.toProto(redisSettings.prefix)).setExpiresAtMillis(reserved.expiresAtMillis)).build();
+          .setParity(secrets.withKey(reserved.toProto(redisSettings.prefix)))
+          .setExpiresAtMillis(reserved.expiresAtMillis)).build();
     } finally {
       metrics.rpc(System.nanoTime() - t0);
     }
   }
 
   @Override
-  public void commit(long reservationId, long fileId, long length, long parityBytes) throws IOException {
+  public void commit(long reservationId, long fileId, long length, long parityBytes, byte[] valueDigests)
+      throws IOException {
     long t0 = System.nanoTime();
     try {
       if (length < 0) {
@@ -366,6 +384,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         throw new IllegalArgumentException("parity bytes of file id " + fileId + " must be >= 0, got " + parityBytes);
       }
       CacheIndex.Entry e = openReservation(reservationId, fileId);
+      checkOwner(e);
       FileInfo f = namespace.byId(fileId);
       String wrong = f == null ? "file id " + fileId + " no longer exists"
           : !f.complete ? e.path + " is still open for write"
@@ -379,7 +398,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
               + PoCacheConfigKeys.CACHE_MIN_FILE_KEY + " = " + minFileBytes
           : parityBytes > ParityFootprint.parityBytes(length, e.blockSize, e.k, e.m)
               ? parityBytes + " parity bytes is more than a file of " + length + " bytes has"
-          : null;
+          : digestProblem(e, length, valueDigests);
       if (wrong != null) {
         abort(reservationId, wrong);
         throw new IOException("commit of reservation " + reservationId + " refused: " + wrong
@@ -406,10 +425,12 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         e.modificationTime = f.modificationTime;
         e.blocksDigest = f.blocksDigest;
         e.parityBytes = Math.max(1, parityBytes);
+        e.valueDigests = e.protection == ParityProtectionProto.PROTECTION_NONE ? ByteString.EMPTY
+            : ByteString.copyFrom(valueDigests);
         e.redisRunId = redisRunIdForWrites;
         known.put(fileId, f);
         DescriptorProto d = e.toProto(redisSettings.prefix);
-        submitLocked(() -> store().indexPut(fileId, d.toByteArray()));
+        submitLocked(() -> store().indexPut(fileId, secrets.sealIndexEntry(fileId, d)));
         if (wasFill) {
           metrics.fills.incrementAndGet();
         }
@@ -432,6 +453,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         if (e == null) {
           throw unknownReservation(reservationId);
         }
+        checkOwner(e);
         if (e.readerFill) {
           // The reader could not fill it (it did not read the whole file, Redis failed
           // it, ...): the fill worker takes over the same reservation and keys.
@@ -710,6 +732,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   }
 
   private Code codeFor(FileInfo f) {
+    if (f.encrypted) {
+      return new Code("NOT_CACHEABLE: in an encryption zone (its parity would be made from the plaintext)");
+    }
     int fk = f.striped() ? f.ecDataUnits : k;
     if (fk < 2 || fk > 32) {
       return new Code("NOT_CACHEABLE: k = " + fk + " data units is outside 2..32");
@@ -742,7 +767,10 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     CacheIndex.Entry e = new CacheIndex.Entry(f.id, generation, f.path, 0, 0, f.blockSize, code.cell, code.k, m,
         subblockBytes, weight, st, redisRunIdForWrites);
     e.blocksDigest = f.blocksDigest;
+    e.protection = secrets.protectionProto();
+    e.sealKeyId = secrets.currentKeyId();
     e.reservationId = generation;
+    e.owner = callerName();
     e.expiresAtMillis = clock.getAsLong() + reservationTtl;
     index.put(e);
     return e;
@@ -772,6 +800,35 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     return e;
   }
 
+  private boolean canWriteQuietly(String path) {
+    try {
+      return namespace.canWrite(path);
+    } catch (IOException e) {
+      LOG.debug("Write permission on {} could not be checked: {}", path, e.toString());
+      return false;
+    }
+  }
+
+  /**
+   * Why the digests a commit carries do not fit its parity, or null: protected parity
+   * needs one 16-byte digest per value slot of a file of {@code length} bytes.
+   */
+  private static String digestProblem(CacheIndex.Entry e, long length, byte[] digests) {
+    if (e.protection == ParityProtectionProto.PROTECTION_NONE) {
+      return null;
+    }
+    long stripeBytes = e.blockSize * e.k;
+    long stripes = Math.max(1, (length + stripeBytes - 1) / stripeBytes);
+    long slots = stripes * e.substripesPerStripe() * e.m;
+    long want = slots * DIGEST_BYTES;
+    return digests == null || digests.length != want
+        ? "protected parity needs the digests of its values (" + want + " bytes for " + slots + " values), the commit"
+            + " carries " + (digests == null ? 0 : digests.length)
+        : null;
+  }
+
+  private static final int DIGEST_BYTES = org.pocache.cache.ParityValue.DIGEST_BYTES;
+
   private CacheIndex.Entry openReservation(long reservationId, long fileId) throws IOException {
     state.lock();
     try {
@@ -798,7 +855,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     ParityFiller fl = filler;
     boolean taken = false;
     try {
-      taken = fl != null && fl.fill(fill.reservationId, fill.toProto(redisSettings.prefix));
+      taken = fl != null && fl.fill(fill.reservationId, secrets.withKey(fill.toProto(redisSettings.prefix)));
     } catch (RuntimeException ex) {
       LOG.warn("The fill worker failed to take {}", fill, ex);
     }
@@ -809,6 +866,22 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         // Already ended (expired or aborted): nothing more to release.
       }
     }
+  }
+
+  /** The short name of the RPC caller, or null for a call from inside the Manager's process. */
+  private static String callerName() {
+    UserGroupInformation caller = Server.getRemoteUser();
+    return caller == null ? null : caller.getShortUserName();
+  }
+
+  /** Only the user who made a reservation, or the Manager's own user, may commit or abort it. */
+  private void checkOwner(CacheIndex.Entry e) throws AccessControlException {
+    String caller = callerName();
+    if (caller == null || e.owner == null || caller.equals(e.owner) || caller.equals(managerUser)) {
+      return;
+    }
+    throw new AccessControlException("user " + caller + " may not end reservation " + e.reservationId
+        + ": it belongs to " + e.owner);
   }
 
   private void checkAdmin(String op) throws AccessControlException {
@@ -917,6 +990,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private void tick() {
     try {
       checkRedis();
+      if (secrets.reloadIfChanged()) {
+        dropUnopenable();
+      }
       if (ready) {
         retryDeletes();
         prefetchForNewStragglers();
@@ -935,6 +1011,30 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       // Say so once per tick, without a trace.
       LOG.warn("POCache Manager housekeeping failed, it runs again next tick: {}", t.toString());
       LOG.debug("Housekeeping failure", t);
+    }
+  }
+
+  /**
+   * After the secrets changed: drop the parity whose secret is gone, and serve the
+   * rest with keys derived afresh.
+   */
+  private void dropUnopenable() {
+    List<CacheIndex.Entry> victims = new ArrayList<>();
+    state.lock();
+    try {
+      for (CacheIndex.Entry e : new ArrayList<>(index.entries())) {
+        e.served = null;
+        if (!secrets.canOpen(e.toProto(redisSettings.prefix))) {
+          victims.add(dropLocked(e, "its parity secret was removed"));
+        }
+      }
+      metrics.invalidations.addAndGet(victims.size());
+      submitDeletesLocked(victims);
+    } finally {
+      state.unlock();
+    }
+    if (!victims.isEmpty()) {
+      LOG.info("POCache dropped the parity of {} files sealed under secrets no longer listed", victims.size());
     }
   }
 
@@ -982,13 +1082,31 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     List<CacheIndex.Entry> drop = new ArrayList<>();
     for (Map.Entry<Long, byte[]> r : raw.entrySet()) {
       CacheIndex.Entry e;
+      boolean opens;
       try {
-        e = CacheIndex.Entry.fromProto(DescriptorProto.parseFrom(r.getValue()));
+        byte[] opened = secrets.openIndexEntry(r.getKey(), r.getValue());
+        if (opened == null) {
+          // Sealed under a secret that is gone (one made at the last start, say), or not by
+          // this Manager: not trusted. Its keys are deleted by what its clear header names.
+          ParitySecrets.IndexHeader h = ParitySecrets.indexHeader(r.getValue());
+          if (h != null) {
+            store.deleteFile(r.getKey(), h.generation, h.stripes, h.substripesPerStripe, h.m);
+          }
+          store.indexRemove(r.getKey());
+          metrics.invalidations.incrementAndGet();
+          continue;
+        }
+        DescriptorProto d = DescriptorProto.parseFrom(opened);
+        e = CacheIndex.Entry.fromProto(d);
+        // Sealed otherwise than configured now, or under a secret that is gone: readers could
+        // not open it, or (an entry rewritten in Redis to say "none") would trust forgeries.
+        opens = secrets.canOpen(d);
       } catch (InvalidProtocolBufferException bad) {
         store.indexRemove(r.getKey());
         continue;
       }
-      FileInfo f = e.state == CacheStateProto.CACHED && id.equals(e.redisRunId) ? namespace.byId(e.fileId) : null;
+      FileInfo f = opens && e.state == CacheStateProto.CACHED && id.equals(e.redisRunId)
+          ? namespace.byId(e.fileId) : null;
       if (e.matches(f) && keysExist(e)) {
         keep.add(e);
         known(f);
@@ -1246,7 +1364,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         e.served = null;
         DescriptorProto d = e.toProto(redisSettings.prefix);
         long id = e.fileId;
-        submitLocked(() -> store().indexPut(id, d.toByteArray()));
+        submitLocked(() -> store().indexPut(id, secrets.sealIndexEntry(id, d)));
       }
     }
   }

@@ -24,9 +24,18 @@ public final class FileInfo {
    * 0 if not known.
    */
   public final long blocksDigest;
+  /** In an HDFS encryption zone: never cached (its parity would be made from the plaintext). */
+  public final boolean encrypted;
 
   public FileInfo(long id, String path, long length, long modificationTime, long blockSize, int ecDataUnits,
       int ecCellSize, boolean complete, List<String> dataNodes, long blocksDigest) {
+    this(id, path, length, modificationTime, blockSize, ecDataUnits, ecCellSize, complete, dataNodes, blocksDigest,
+        false);
+  }
+
+  public FileInfo(long id, String path, long length, long modificationTime, long blockSize, int ecDataUnits,
+      int ecCellSize, boolean complete, List<String> dataNodes, long blocksDigest, boolean encrypted) {
+    this.encrypted = encrypted;
     this.id = id;
     this.path = path;
     this.length = length;

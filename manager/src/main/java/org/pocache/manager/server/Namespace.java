@@ -33,6 +33,14 @@ public interface Namespace {
   boolean exists(String path) throws IOException;
 
   /**
+   * Whether the current caller may write the file at {@code path} (the NameNode's own
+   * WRITE check). Only such callers fill protected parity while they read.
+   */
+  default boolean canWrite(String path) throws IOException {
+    return false;
+  }
+
+  /**
    * False once the namespace is going away (the NameNode hosting the Manager is
    * shutting down): the Manager's housekeeping then stops asking it, quietly.
    */
