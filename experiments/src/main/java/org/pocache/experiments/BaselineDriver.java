@@ -48,7 +48,8 @@ import org.pocache.testkit.redis.RedisServerFixture;
  */
 public final class BaselineDriver {
   static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "write-repeats", "block-size",
-      "disk-bandwidth", "slowdown", "hedge-threshold-ms", "hedge-threads", "striped-policy", "seed", "write-size");
+      "disk-bandwidth", "slowdown", "hedge-threshold-ms", "hedge-threads", "striped-policy", "seed", "write-size",
+      "protection");
   static final List<String> FLAGS = Arrays.asList("help");
 
   /**
@@ -79,6 +80,8 @@ public final class BaselineDriver {
       "                           RS-6-3-1024k or RS-10-4-1024k when k matches, else RS-<k>-2-1024k)",
       "  --seed N                 seed of the file contents (default 1)",
       "  --write-size SIZE        size of each file of the write comparison, e.g. 64m (default 64m; 0: skip it)",
+      "  --protection P           dfs.pocache.parity.protection: privacy, integrity or none (default integrity,",
+      "                           the default without Kerberos)",
       "  --help                   this text");
 
   /** The parameters of one run. */
@@ -95,6 +98,7 @@ public final class BaselineDriver {
     String stripedPolicy;
     long seed = 1;
     long writeSize = 64L << 20;
+    String protection = "integrity";
     File json;
 
     static Config parse(String[] args) throws UsageException {
@@ -119,6 +123,12 @@ public final class BaselineDriver {
       c.stripedPolicy = o.string("striped-policy", defaultStripedPolicy(c.k));
       c.seed = o.intValue("seed", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
       c.writeSize = o.bytes("write-size", c.writeSize, 0);
+      c.protection = o.string("protection", c.protection);
+      try {
+        org.pocache.cache.ParityProtection.parse("--protection", c.protection);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
+      }
       String json = o.string("json", null);
       c.json = json == null ? null : new File(json);
       return c;
@@ -207,10 +217,11 @@ public final class BaselineDriver {
     table.config("hedge_threshold_ms", c.hedgeThresholdMillis);
     table.config("hedge_threads", c.hedgeThreads);
     table.config("striped_policy", c.stripedPolicy);
+    table.config("parity_protection", c.protection);
 
     out.printf(Locale.ROOT, "POCache baseline: %d files x %d blocks of %s on %d DataNodes at %s/s each;"
-        + " straggler at %.1f MiB/s (1/%s)%n", c.files, c.k, size(c.blockSize), dataNodes,
-        size(c.diskBandwidth), stragglerBandwidth / (double) (1 << 20), trim(c.slowdown));
+        + " straggler at %.1f MiB/s (1/%s); parity protection %s%n", c.files, c.k, size(c.blockSize), dataNodes,
+        size(c.diskBandwidth), stragglerBandwidth / (double) (1 << 20), trim(c.slowdown), c.protection);
 
     ExecutorService pool = Executors.newFixedThreadPool(c.k);
     int managerPort = org.pocache.testkit.FreePorts.pick();
@@ -227,6 +238,7 @@ public final class BaselineDriver {
              .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, "2500")
              .set(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(c.k))
              .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "200")
+             .set(PoCacheConfigKeys.PARITY_PROTECTION_KEY, c.protection)
              // A client's close retries completeFile after 400 ms when the DataNode's block
              // report is not in yet: a random +400 ms on single writes, in both modes alike.
              .set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20")

@@ -219,6 +219,31 @@ public final class PoCacheConfigKeys {
   public static final String MANAGER_ADMINS_KEY = "dfs.pocache.manager.admins";
   public static final String MANAGER_ADMINS_DEFAULT = "";
 
+  /**
+   * The Kerberos principal of a standalone Manager (empty: the Manager runs in the
+   * NameNode and is reached as dfs.namenode.kerberos.principal). _HOST is replaced by
+   * the Manager's host name.
+   */
+  public static final String MANAGER_KERBEROS_PRINCIPAL_KEY = "dfs.pocache.manager.kerberos.principal";
+  public static final String MANAGER_KERBEROS_PRINCIPAL_DEFAULT = "";
+  /** The keytab a standalone Manager logs in with. */
+  public static final String MANAGER_KEYTAB_KEY = "dfs.pocache.manager.keytab.file";
+  public static final String MANAGER_KEYTAB_DEFAULT = "";
+
+  /**
+   * Who besides the Manager's own user may send DataNode heartbeats (the users the
+   * DataNodes run as): a Hadoop ACL, "users groups".
+   */
+  public static final String MANAGER_DATANODE_USERS_KEY = "dfs.pocache.manager.datanode.users";
+  public static final String MANAGER_DATANODE_USERS_DEFAULT = "";
+
+  /**
+   * The most of the cache one user's open write reservations may hold; beyond it that
+   * user's new writes are not cached (the Manager's own fills are not counted).
+   */
+  public static final String MANAGER_USER_SHARE_KEY = "dfs.pocache.manager.reservation.user.share";
+  public static final String MANAGER_USER_SHARE_DEFAULT = "0.5";
+
   // Parity protection in Redis (read by the Manager; clients follow their descriptors).
 
   /**

@@ -47,6 +47,9 @@ abstract class AbstractDetector implements StragglerDetector {
     this.reportTtlMillis = reportTtlMillis;
   }
 
+  /** No DataNode serves faster than this (1 TB/s): a report claiming more is made up. */
+  static final double MAX_RATE = 1e12;
+
   @Override
   public synchronized void report(String dataNode, long bytes, double serviceMillis, long nowMillis) {
     if (dataNode == null) {
@@ -62,7 +65,12 @@ abstract class AbstractDetector implements StragglerDetector {
     if (bytes == 0 || serviceMillis == 0) {
       return; // served nothing this interval: no evidence either way
     }
-    latest.put(dataNode, new Sample(bytes / (serviceMillis / 1000.0), nowMillis));
+    double rate = bytes / (serviceMillis / 1000.0);
+    if (!(rate <= MAX_RATE)) {
+      throw new IllegalArgumentException(dataNode + " cannot have served " + bytes + " bytes in " + serviceMillis
+          + " ms: faster than " + (long) MAX_RATE + " bytes/s");
+    }
+    latest.put(dataNode, new Sample(rate, nowMillis));
   }
 
   @Override

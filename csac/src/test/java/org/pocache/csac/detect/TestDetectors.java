@@ -120,6 +120,10 @@ public class TestDetectors {
     expect("bytes served by dn1 must be >= 0, got -1", () -> d.report("dn1", -1, 10, 0));
     expect("service time of dn1 must be a finite number >= 0 ms, got NaN", () -> d.report("dn1", 1, Double.NaN, 0));
     expect("service time of dn1 must be a finite number >= 0 ms, got -5.0", () -> d.report("dn1", 1, -5, 0));
+    expect("dn1 cannot have served 1 bytes in 4.9E-324 ms: faster than 1000000000000 bytes/s",
+        () -> d.report("dn1", 1, Double.MIN_VALUE, 0));
+    expect("dn1 cannot have served 9223372036854775807 bytes in 1.0 ms: faster than 1000000000000 bytes/s",
+        () -> d.report("dn1", Long.MAX_VALUE, 1, 0));
     expect("dfs.pocache.straggler.detector: unknown straggler detector 'sigma'; known: three-sigma, median-mad",
         () -> Detectors.create("dfs.pocache.straggler.detector", "sigma", 3, 1, 1, 0.3));
     expect("minimum fraction below the median must be in (0, 1), got 1.5", () -> new MedianMad(3, 1, 1, 1.5));

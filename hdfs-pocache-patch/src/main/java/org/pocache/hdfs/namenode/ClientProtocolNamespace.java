@@ -57,6 +57,20 @@ public final class ClientProtocolNamespace implements Namespace {
   }
 
   @Override
+  public Set<String> dataNodes() throws IOException {
+    try {
+      Set<String> out = new java.util.HashSet<>();
+      for (DatanodeInfo d : caller.namenode().getDatanodeReport(
+          org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType.ALL)) {
+        out.add(d.getXferAddr());
+      }
+      return out;
+    } catch (RemoteException e) {
+      throw e.unwrapRemoteException();
+    }
+  }
+
+  @Override
   public boolean canWrite(String path) throws IOException {
     try {
       caller.namenode().checkAccess(path, org.apache.hadoop.fs.permission.FsAction.WRITE);

@@ -32,11 +32,35 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
       // permissions as the Manager RPC's caller; on its own threads, as the NameNode.
       // The NameNode closes its namesystem before it stops plugins: housekeeping in between
       // would fail on it, so the namespace says when it is going away.
+      // Under Kerberos, tasks (which hold HDFS delegation tokens, not tickets) authenticate
+      // to the Manager with the NameNode's own tokens, checked by its secret manager.
+      org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier> tokens =
+          org.apache.hadoop.security.UserGroupInformation.isSecurityEnabled() ? delegationTokens(nn) : null;
       manager = Manager.start(conf, new ClientProtocolNamespace(nn::getRpcServer,
-          () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning()));
+          () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning()), tokens);
       LOG.info("POCache Manager listening on {}", manager.address());
     } catch (Throwable t) {
       LOG.error("POCache Manager failed to start; the NameNode continues without it", t);
+    }
+  }
+
+  /**
+   * The NameNode's delegation token secret manager (package-private in FSNamesystem, so
+   * reached reflectively), or null, said once, if this Hadoop has none to offer: tasks
+   * then fall back to plain HDFS reads.
+   */
+  @SuppressWarnings("unchecked")
+  private static org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier>
+      delegationTokens(NameNode nn) {
+    try {
+      java.lang.reflect.Method m = nn.getNamesystem().getClass().getDeclaredMethod("getDelegationTokenSecretManager");
+      m.setAccessible(true);
+      return (org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier>)
+          m.invoke(nn.getNamesystem());
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      LOG.info("POCache Manager accepts Kerberos tickets but not HDFS delegation tokens ({}): tasks read without"
+          + " parity", e.toString());
+      return null;
     }
   }
 

@@ -121,6 +121,16 @@ public final class StandaloneManager implements AutoCloseable {
     }
     StandaloneManager s;
     try {
+      if (UserGroupInformation.isSecurityEnabled()) {
+        org.apache.hadoop.security.UserGroupInformation.setConfiguration(conf);
+        if (conf.getTrimmed(PoCacheConfigKeys.MANAGER_KEYTAB_KEY, "").isEmpty()
+            || conf.getTrimmed(PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY, "").isEmpty()) {
+          throw new IllegalArgumentException("under Kerberos a standalone Manager needs "
+              + PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY + " and " + PoCacheConfigKeys.MANAGER_KEYTAB_KEY);
+        }
+        org.apache.hadoop.security.SecurityUtil.login(conf, PoCacheConfigKeys.MANAGER_KEYTAB_KEY,
+            PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY, java.net.InetAddress.getLocalHost().getCanonicalHostName());
+      }
       s = new StandaloneManager(conf);
     } catch (IllegalArgumentException e) {
       System.err.println("pocache manager: " + e.getMessage());

@@ -125,6 +125,9 @@ final class ManagerCluster implements AutoCloseable {
   }
 
   /** A replicated file written the way the POCache client will: admitted, parity uploaded, committed. */
+  /** The reservation id of the last {@link #writeCached}. */
+  volatile long lastReservationId;
+
   DescriptorProto writeCached(ManagerClient m, Path p, long length, long seed) throws Exception {
     FSDataOutputStream out = hdfs.fs().create(p, true, 4096, (short) 1, BLOCK);
     AdmitWriteResponseProto admit = m.admitWrite(p.toUri().getPath(), 0);
@@ -135,6 +138,7 @@ final class ManagerCluster implements AutoCloseable {
     write(out, length, seed);
     out.close();
     DescriptorProto r = admit.getReservation().getParity();
+    lastReservationId = admit.getReservation().getId();
     try (RedisParityStore store = store()) {
       long stripes = Math.max(1, (length + r.getBlockSize() * r.getK() - 1) / (r.getBlockSize() * r.getK()));
       byte[] digests = r.getProtection() == org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto

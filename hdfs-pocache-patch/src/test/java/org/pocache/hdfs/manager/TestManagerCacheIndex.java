@@ -68,6 +68,7 @@ public class TestManagerCacheIndex {
   public void committedWriteIsServedWithItsGeneration() throws Exception {
     Path p = new Path("/index/write/a");
     DescriptorProto reserved = cluster.writeCached(manager, p, FILE + 1000, 1);
+    long reservationId = cluster.lastReservationId;
     GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
     assertTrue(r.getDecision(), r.hasParity());
     DescriptorProto d = r.getParity();
@@ -92,10 +93,10 @@ public class TestManagerCacheIndex {
     }, 20, 10_000);
 
     try {
-      manager.commit(reserved.getGeneration(), d.getFileId(), FILE + 1000, 10);
+      manager.commit(reservationId, d.getFileId(), FILE + 1000, 10);
       fail("second commit accepted");
     } catch (IOException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains("reservation " + reserved.getGeneration()
+      assertTrue(e.getMessage(), e.getMessage().contains("reservation " + reservationId
           + " is no longer open: committed"));
     }
   }
@@ -279,6 +280,12 @@ public class TestManagerCacheIndex {
         .setGeneration(0).setOutcome(ReadOutcomeProto.VANILLA).build()), "file id 987654321, which does not exist");
     // Reads still under way report what they saw without naming a file; bad numbers are still refused.
     long seen = manager.getReport().getClientObservations();
+    String dn = cluster.hdfs.dataNode(0).getDatanodeId().getXferAddr();
+    manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
+        .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addObservations(DataNodeObservationProto.newBuilder()
+            .setDataNode(dn).setBytes(4 << 20).setMillis(5000)).build());
+    assertEquals(seen + 1, manager.getReport().getClientObservations());
+    // A DataNode the NameNode does not know: ignored, the detector keeps nothing for it.
     manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
         .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addObservations(DataNodeObservationProto.newBuilder()
             .setDataNode("127.0.0.1:1").setBytes(4 << 20).setMillis(5000)).build());

@@ -303,12 +303,16 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     long now = System.currentTimeMillis();
     if (worthWarning && now - lastWarning >= WARN_EVERY_MILLIS) {
       lastWarning = now;
-      LOG.warn("The POCache Manager at {} did not answer ({}); {} Check that the NameNode runs the POCache plugin"
-          + " and that {} names its address.", address, why.toString(), breaker == null
+      String check = String.valueOf(why.getMessage()).contains("cannot authenticate")
+          ? "Check that this client has a Kerberos ticket or an HDFS delegation token (a standalone Manager needs "
+              + PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY + " on clients too)."
+          : "Check that the NameNode runs the POCache plugin and that " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY
+              + " names its address.";
+      LOG.warn("The POCache Manager at {} did not answer ({}); {} {}", address, why.toString(), breaker == null
               ? "calls keep trying it."
               : "POCache skips it for " + breakerOpenMillis + " ms at a time until it does (reads and writes use"
                   + " plain HDFS meanwhile).",
-          PoCacheConfigKeys.MANAGER_ADDRESS_KEY);
+          check);
     } else {
       LOG.debug("The POCache Manager at {} did not answer: {}", address, why.toString());
     }

@@ -184,6 +184,17 @@ final class CacheIndex {
   }
 
   /** Open reservations of writes (not fills). */
+  /** Bytes held by the open reservations (writes and fills) of {@code owner}. */
+  long reservedBy(String owner) {
+    long n = 0;
+    for (Entry e : byReservation.values()) {
+      if (owner.equals(e.owner)) {
+        n += e.parityBytes;
+      }
+    }
+    return n;
+  }
+
   List<Entry> openWrites() {
     List<Entry> out = new ArrayList<>();
     for (Entry e : byReservation.values()) {

@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -79,6 +80,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   /** The sweep visits every cached entry about once per this long, spread over the ticks. */
   private static final long SWEEP_ROUND_MILLIS = 10 * 60_000;
   private static final int MAX_PENDING_DELETES = 100_000;
+  private static final java.security.SecureRandom RESERVATION_IDS = new java.security.SecureRandom();
 
   private final Namespace namespace;
   private final StragglerMonitor stragglers;
@@ -102,6 +104,11 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private final String superGroup;
   private final String managerUser;
   private final ParitySecrets secrets;
+  private final double userShare;
+  private final AccessControlList dataNodeUsers;
+  /** The DataNodes the NameNode has registered (refreshed each tick), or null if unknown. */
+  private volatile Set<String> registered;
+  private boolean loggedNoDataNodeList;
 
   // Guarded by state.
   private final ReentrantLock state = new ReentrantLock();
@@ -182,6 +189,10 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       throw new IllegalStateException("cannot tell which user the Manager runs as", ex);
     }
     secrets = ParitySecrets.from(conf);
+    dataNodeUsers = new AccessControlList(conf.get(PoCacheConfigKeys.MANAGER_DATANODE_USERS_KEY,
+        PoCacheConfigKeys.MANAGER_DATANODE_USERS_DEFAULT));
+    userShare = PoCacheConfig.getDouble(conf, PoCacheConfigKeys.MANAGER_USER_SHARE_KEY,
+        PoCacheConfigKeys.MANAGER_USER_SHARE_DEFAULT, 0.0, 1.0);
     lastGeneration = clock.getAsLong() * 1000; // unique across Manager restarts while the clock moves on
     metrics = new ManagerMetrics(this::gauges);
     ScheduledThreadPoolExecutor h = new ScheduledThreadPoolExecutor(1, r -> {
@@ -214,6 +225,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public void heartbeat(String dataNode, long bytesRead, double serviceMillis, long readOps) throws IOException {
+    checkDataNodeCaller(dataNode);
     stragglers.heartbeat(dataNode, bytesRead, serviceMillis, readOps);
   }
 
@@ -344,8 +356,14 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         state.lock();
         try {
           CacheIndex.Entry e = index.get(f.id);
+          String caller = callerName();
+          long held = caller == null || caller.equals(managerUser) ? 0 : index.reservedBy(caller);
           if (e != null) {
             refusal = "file id " + f.id + " already has parity " + e.state;
+          } else if (held > 0 && held + ref.weight() > userShare * capacity) {
+            refusal = "user " + caller + " already holds " + held + " bytes of reservations; "
+                + PoCacheConfigKeys.MANAGER_USER_SHARE_KEY + " = " + userShare + " of the cache is the most one user"
+                + " may reserve";
           } else if (!csac.admitNew(ref)) {
             refusal = "CSAC's admission policy declined (" + policies + ")";
           } else {
@@ -536,7 +554,11 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   }
 
   private void observe(ReportReadRequestProto report) throws IOException {
+    Set<String> known = registered;
     for (DataNodeObservationProto o : report.getObservationsList()) {
+      if (known != null && !known.contains(o.getDataNode())) {
+        continue; // not a DataNode of this cluster: the detector keeps no state for made-up names
+      }
       stragglers.observe(o.getDataNode(), o.getBytes(), o.getMillis());
       metrics.clientObservations.incrementAndGet();
     }
@@ -557,7 +579,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   }
 
   @Override
-  public ListCachedResponseProto listCached(String pathPrefix, int limit) {
+  public ListCachedResponseProto listCached(String pathPrefix, int limit) throws IOException {
+    checkAdmin("list cached files"); // paths, ids and generations of every user's files
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be > 0, got " + limit);
     }
@@ -769,7 +792,12 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     e.blocksDigest = f.blocksDigest;
     e.protection = secrets.protectionProto();
     e.sealKeyId = secrets.currentKeyId();
-    e.reservationId = generation;
+    // Not the generation (listed, and guessable from the clock): only the caller learns it.
+    long id;
+    do {
+      id = RESERVATION_IDS.nextLong() & Long.MAX_VALUE;
+    } while (id == 0 || index.reservation(id) != null);
+    e.reservationId = id;
     e.owner = callerName();
     e.expiresAtMillis = clock.getAsLong() + reservationTtl;
     index.put(e);
@@ -865,6 +893,62 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       } catch (IOException ignored) {
         // Already ended (expired or aborted): nothing more to release.
       }
+    }
+  }
+
+  /**
+   * A heartbeat is taken only from the DataNode it names: the caller must be the
+   * Manager's user or listed in {@code dfs.pocache.manager.datanode.users}, call from
+   * an address of that DataNode, and the DataNode must be one the NameNode has
+   * registered (when the Manager can list them).
+   */
+  private void checkDataNodeCaller(String dataNode) throws IOException {
+    UserGroupInformation caller = Server.getRemoteUser();
+    if (caller == null) {
+      return; // in-process
+    }
+    if (!caller.getShortUserName().equals(managerUser) && !dataNodeUsers.isUserAllowed(caller)) {
+      throw new AccessControlException("user " + caller.getShortUserName() + " may not send DataNode heartbeats:"
+          + " not the Manager's user (" + managerUser + ") and not in " + PoCacheConfigKeys.MANAGER_DATANODE_USERS_KEY);
+    }
+    int colon = dataNode == null ? -1 : dataNode.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("heartbeat names DataNode '" + dataNode + "', not host:port");
+    }
+    java.net.InetAddress from = Server.getRemoteIp();
+    if (from != null) {
+      boolean match = false;
+      try {
+        for (java.net.InetAddress a : java.net.InetAddress.getAllByName(dataNode.substring(0, colon))) {
+          // From loopback: a DataNode on this host (any of its addresses) calling over lo.
+          match |= a.equals(from) || from.isLoopbackAddress()
+              && (a.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(a) != null);
+        }
+      } catch (java.net.UnknownHostException | java.net.SocketException e) {
+        // no address: no match
+      }
+      if (!match) {
+        throw new AccessControlException("a heartbeat for DataNode " + dataNode + " came from " + from.getHostAddress()
+            + ", not from that DataNode");
+      }
+    }
+    Set<String> known = registered;
+    if (known != null && !known.contains(dataNode)) {
+      throw new AccessControlException(dataNode + " is not a DataNode the NameNode has registered");
+    }
+  }
+
+  /** Refreshes the registered DataNodes, each tick; null while the NameNode will not list them. */
+  private void refreshDataNodes() {
+    try {
+      registered = namespace.dataNodes();
+    } catch (IOException | RuntimeException e) {
+      if (registered != null || !loggedNoDataNodeList) {
+        loggedNoDataNodeList = true;
+        LOG.info("POCache Manager cannot list the registered DataNodes ({}); heartbeats and read reports are not"
+            + " checked against them", e.toString().split("\n")[0]);
+      }
+      registered = null;
     }
   }
 
@@ -990,6 +1074,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private void tick() {
     try {
       checkRedis();
+      refreshDataNodes();
       if (secrets.reloadIfChanged()) {
         dropUnopenable();
       }

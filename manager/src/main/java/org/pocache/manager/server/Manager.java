@@ -34,6 +34,16 @@ public final class Manager implements AutoCloseable {
    * @throws IllegalArgumentException naming a bad key
    */
   public static Manager start(Configuration conf, Namespace namespace) throws IOException {
+    return start(conf, namespace, null);
+  }
+
+  /**
+   * {@link #start(Configuration, Namespace)} that also accepts callers authenticated by
+   * a delegation token {@code tokens} checks (tasks, which hold no Kerberos ticket).
+   */
+  public static Manager start(Configuration conf, Namespace namespace,
+      org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier> tokens)
+      throws IOException {
     int heartbeatInterval = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 10, 3_600_000);
     StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), newDetector(conf), reportTtl(conf),
@@ -49,7 +59,7 @@ public final class Manager implements AutoCloseable {
     ManagerRpcServer rpc = null;
     try {
       filler = newFiller(conf, cache);
-      rpc = new ManagerRpcServer(conf, bind, handlers, cache);
+      rpc = new ManagerRpcServer(conf, bind, handlers, cache, tokens);
       cache.start(tick, filler);
       return new Manager(monitor, cache, rpc);
     } catch (IOException | RuntimeException e) {

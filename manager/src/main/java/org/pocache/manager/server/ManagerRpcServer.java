@@ -8,6 +8,8 @@ import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.ipc.ProtobufRpcEngine;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.token.SecretManager;
+import org.apache.hadoop.security.token.TokenIdentifier;
 import org.pocache.manager.proto.PoCacheManagerProtos.PoCacheManagerProtocolService;
 import org.pocache.manager.protocol.PoCacheManagerProtocol;
 import org.pocache.manager.protocol.PoCacheManagerProtocolPB;
@@ -27,13 +29,22 @@ public final class ManagerRpcServer implements AutoCloseable {
    */
   public ManagerRpcServer(Configuration conf, InetSocketAddress bind, int handlers, PoCacheManagerProtocol impl)
       throws IOException {
+    this(conf, bind, handlers, impl, null);
+  }
+
+  /**
+   * @param tokens checks delegation tokens callers present (the NameNode's, for a Manager
+   *     inside it), or null: Kerberos (or simple) authentication only
+   */
+  public ManagerRpcServer(Configuration conf, InetSocketAddress bind, int handlers, PoCacheManagerProtocol impl,
+      SecretManager<? extends TokenIdentifier> tokens) throws IOException {
     Configuration c = new Configuration(conf);
     RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, ProtobufRpcEngine.class);
     BlockingService service = PoCacheManagerProtocolService.newReflectiveBlockingService(
         new ServerSideTranslator(impl));
     server = new RPC.Builder(c).setProtocol(PoCacheManagerProtocolPB.class).setInstance(service)
         .setBindAddress(bind.getHostString()).setPort(bind.getPort()).setNumHandlers(handlers).setVerbose(false)
-        .build();
+        .setSecretManager(tokens).build();
     if (c.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false)) {
       server.refreshServiceAcl(c, new ManagerPolicyProvider());
     }

@@ -33,6 +33,14 @@ public interface Namespace {
   boolean exists(String path) throws IOException;
 
   /**
+   * The transfer addresses (host:port) of the DataNodes the NameNode has registered,
+   * or null if this namespace cannot tell (the list needs HDFS superuser rights).
+   */
+  default java.util.Set<String> dataNodes() throws IOException {
+    return null;
+  }
+
+  /**
    * Whether the current caller may write the file at {@code path} (the NameNode's own
    * WRITE check). Only such callers fill protected parity while they read.
    */
