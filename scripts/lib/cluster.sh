@@ -117,6 +117,14 @@ cl_write_conf() { # pocache on|off, datanodes
     nnplug=("dfs.namenode.plugins=org.pocache.hdfs.namenode.PoCacheNameNodePlugin")
     dnplug=("dfs.datanode.plugins=org.pocache.hdfs.datanode.PoCacheDataNodePlugin")
     keys=("dfs.pocache.enabled=true" "dfs.pocache.redis.hosts=127.0.0.1:$CL_REDIS_PORT")
+    # The Manager's parity secret (README, Security): kept across restarts, readable by its owner only.
+    local secret=$CLUSTER_DIR/secret/pocache-parity.secret
+    if [[ ! -s $secret ]]; then
+      mkdir -p "$CLUSTER_DIR/secret"
+      (umask 077 && echo "1:$(head -c 32 /dev/urandom | base64 -w0)" >"$secret")
+      chmod 400 "$secret"
+    fi
+    keys+=("dfs.pocache.parity.secret.file=$secret")
   fi
   xml_conf "$dir/core-site.xml" \
     "fs.defaultFS=hdfs://127.0.0.1:$CL_NN_PORT" \

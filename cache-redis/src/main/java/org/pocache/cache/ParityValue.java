@@ -69,10 +69,12 @@ public final class ParityValue {
   }
 
   /** The stored bytes, in one array or in consecutive chunks (see {@link #decodeChunks}). */
-  private final byte[][] chunks;
+  private byte[][] chunks;
   private final int payloadOffset;
   private final int payloadLength;
-  private final int[] dataCrcs;
+  private int[] dataCrcs;
+  /** A protected value whose header checked out but which is not opened yet ({@link #open}), else null. */
+  private ParityKey unopened;
 
   private ParityValue(byte[][] chunks, int payloadOffset, int payloadLength, int[] dataCrcs) {
     this.chunks = chunks;
@@ -265,7 +267,57 @@ public final class ParityValue {
     return new ParityValue(chunks, h, n, crcs);
   }
 
+  /**
+   * {@link #decodeChunks} that, for a protected value, checks only what its header
+   * promises (file, generation, position, key id, length) and leaves the digest check
+   * and the decryption to {@link #open}: a proactive read fetches parity for every
+   * substripe but uses it only when a data piece is late, and then opens only that.
+   */
+  public static ParityValue decodeChunksUnopened(ParityKey key, byte[][] chunks) throws CorruptParityException {
+    if (key.seal().protection() == ParityProtection.NONE || chunks.length == 0
+        || chunks[0].length < SEALED_HEADER) {
+      return decodeChunks(key, chunks);
+    }
+    long total = 0;
+    for (byte[] c : chunks) {
+      total += c.length;
+    }
+    ParityValue v = checkProtectedHeader(key, chunks, total);
+    v.unopened = key;
+    return v;
+  }
+
+  /**
+   * Checks and decrypts a value from {@link #decodeChunksUnopened}; a no-op for any
+   * other. Thread-safe.
+   *
+   * @throws CorruptParityException if it is not the value committed for its key, or
+   *     does not open under the file's key
+   */
+  public synchronized void open() throws CorruptParityException {
+    if (unopened == null) {
+      return;
+    }
+    ParityValue v = openProtected(unopened, chunks);
+    chunks = v.chunks;
+    dataCrcs = v.dataCrcs;
+    unopened = null;
+  }
+
+  private void checkOpen() {
+    if (unopened != null) {
+      throw new IllegalStateException(unopened + ": open() the value before reading it");
+    }
+  }
+
   private static ParityValue decodeProtected(ParityKey key, byte[][] chunks, long total)
+      throws CorruptParityException {
+    checkProtectedHeader(key, chunks, total);
+    return openProtected(key, chunks);
+  }
+
+  /** The header checks of a protected value; an unopened value of the right shape. */
+  private static ParityValue checkProtectedHeader(ParityKey key, byte[][] chunks, long total)
       throws CorruptParityException {
     ParitySeal seal = key.seal();
     byte[] v = chunks[0];
@@ -303,6 +355,19 @@ public final class ParityValue {
     if (n < 0 || total > Integer.MAX_VALUE || valueBytes(k, n, seal) != total) {
       throw new CorruptParityException(key, "value of " + total + " bytes, header says a payload of " + n);
     }
+    return new ParityValue(chunks, headerBytes(k, seal), n, null);
+  }
+
+  /** Digest check and decryption of a value whose header {@link #checkProtectedHeader} accepted. */
+  private static ParityValue openProtected(ParityKey key, byte[][] chunks) throws CorruptParityException {
+    ParitySeal seal = key.seal();
+    byte[] v = chunks[0];
+    int k = v[5] & 0xff;
+    int n = ByteBuffer.wrap(v).getInt(40);
+    long total = 0;
+    for (byte[] c : chunks) {
+      total += c.length;
+    }
     if (chunks.length > 1) {
       v = new byte[(int) total];
       int at = 0;
@@ -330,6 +395,7 @@ public final class ParityValue {
 
   /** Copies the parity bytes to {@code dst} from {@code off}, wherever they are stored. */
   public void copyPayloadTo(byte[] dst, int off) {
+    checkOpen();
     int skip = payloadOffset;
     int at = off;
     int left = payloadLength;
@@ -351,6 +417,7 @@ public final class ParityValue {
 
   /** The parity bytes (a read-only view; copied into one array if the value was read in pieces). */
   public ByteBuffer payload() {
+    checkOpen();
     if (chunks.length == 1) {
       return ByteBuffer.wrap(chunks[0], payloadOffset, payloadLength).slice().asReadOnlyBuffer();
     }
@@ -365,10 +432,12 @@ public final class ParityValue {
 
   /** CRC32C of data subblock i of the substripe. */
   public int dataCrc(int i) {
+    checkOpen();
     return dataCrcs[i];
   }
 
   public int dataCount() {
+    checkOpen();
     return dataCrcs.length;
   }
 

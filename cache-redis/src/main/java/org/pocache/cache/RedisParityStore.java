@@ -220,6 +220,19 @@ public final class RedisParityStore implements AutoCloseable {
    * @throws CorruptParityException if any value is damaged (it is deleted)
    */
   public ParityValue[] getAll(List<ParityKey> keys) throws ParityStoreException {
+    return getAll(keys, true);
+  }
+
+  /**
+   * {@link #getAll} whose protected values are checked only as far as their headers
+   * go: the caller {@link ParityValue#open}s the ones it uses (a proactive read, which
+   * uses parity only when a data piece is late).
+   */
+  public ParityValue[] getAllUnopened(List<ParityKey> keys) throws ParityStoreException {
+    return getAll(keys, false);
+  }
+
+  private ParityValue[] getAll(List<ParityKey> keys, boolean open) throws ParityStoreException {
     // Values are read in pieces of at most GET_CHUNK bytes (GETRANGE): a 1 MiB subblock's
     // value in one array would be a humongous object for G1 (half a region or more; 1 MiB
     // regions for heaps under 2 GiB), and every such allocation can start a concurrent
@@ -279,7 +292,7 @@ public final class RedisParityStore implements AutoCloseable {
     ParityValue[] out = new ParityValue[keys.size()];
     for (int i = 0; i < out.length; i++) {
       byte[][] v = raw.get(i);
-      out[i] = v == null ? null : checked(keys.get(i), v);
+      out[i] = v == null ? null : checked(keys.get(i), v, open);
     }
     return out;
   }
@@ -584,13 +597,13 @@ public final class RedisParityStore implements AutoCloseable {
   }
 
   private ParityValue checked(ParityKey key, byte[] v) throws ParityStoreException {
-    return checked(key, new byte[][] {v});
+    return checked(key, new byte[][] {v}, true);
   }
 
   /** A value read in pieces: the pieces of a value replaced between reads fail its checks. */
-  private ParityValue checked(ParityKey key, byte[][] v) throws ParityStoreException {
+  private ParityValue checked(ParityKey key, byte[][] v, boolean open) throws ParityStoreException {
     try {
-      return ParityValue.decodeChunks(key, v);
+      return open ? ParityValue.decodeChunks(key, v) : ParityValue.decodeChunksUnopened(key, v);
     } catch (CorruptParityException e) {
       try {
         delete(key); // never serve it again

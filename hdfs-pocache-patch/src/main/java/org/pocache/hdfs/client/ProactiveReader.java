@@ -356,13 +356,10 @@ final class ProactiveReader {
               keys.add(access.store().key(seal, d.getFileId(), d.getGeneration(), (int) s, j0 + c, p));
             }
           }
-          ParityValue[] values = access.store().getAll(keys);
-          // Unpacked here, while the data is still on its way, not on the caller's time.
-          for (int x = 0; x < values.length; x++) {
-            int c = x / m;
-            if (values[x] != null && values[x].payloadLength() == len[c]) {
-              values[x].copyPayloadTo(parityBytes[x % m], c * pieceBytes);
-            }
+          // Protected values are opened (digest, decryption) only if a decode needs them.
+          ParityValue[] values = access.store().getAllUnopened(keys);
+          if (seal.protection() == org.pocache.cache.ParityProtection.NONE) {
+            unpack(values); // here, while the data is still on its way, not on the caller's time
           }
           parity = values;
         } finally {
@@ -739,8 +736,30 @@ final class ProactiveReader {
       return ok;
     }
 
+    /** Copies every value's payload into the parity arrays. */
+    private void unpack(ParityValue[] values) {
+      int m = d.getM();
+      for (int x = 0; x < values.length; x++) {
+        int c = x / m;
+        if (values[x] != null && values[x].payloadLength() == len[c]) {
+          values[x].copyPayloadTo(parityBytes[x % m], c * pieceBytes);
+        }
+      }
+    }
+
     private boolean decodeMissing(Outcome outcome) {
       ParityValue[] p = parity;
+      if (seal.protection() != org.pocache.cache.ParityProtection.NONE) {
+        try {
+          for (ParityValue v : p) {
+            v.open();
+          }
+        } catch (org.pocache.cache.CorruptParityException e) {
+          outcome.parityCorrupt = true; // forged or damaged: wait for the data
+          return false;
+        }
+        unpack(p);
+      }
       int k = d.getK();
       int m = d.getM();
       byte[][] in = new byte[k + m][];

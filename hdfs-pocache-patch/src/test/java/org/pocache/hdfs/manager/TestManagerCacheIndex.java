@@ -309,13 +309,31 @@ public class TestManagerCacheIndex {
   }
 
   @Test
-  public void parityReportedMissingIsDropped() throws Exception {
+  public void parityReportedMissingIsCheckedThenDropped() throws Exception {
+    // A report alone drops nothing: the Manager reads the (protected) parity back.
+    Path kept = new Path("/index/missing/kept");
+    DescriptorProto k = cluster.writeCached(manager, kept, FILE, 7);
+    long checks = cluster.manager().cache().metrics().parityChecks();
+    manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(k.getFileId()).setGeneration(k.getGeneration())
+        .setOutcome(ReadOutcomeProto.PARITY_MISSING).build());
+    GenericTestUtils.waitFor(() -> cluster.manager().cache().metrics().parityChecks() > checks, 50, 10_000);
+    assertEquals(k.getGeneration(), manager.getDescriptor(kept.toString()).getParity().getGeneration());
+
+    // A value really gone: the report drops the file's parity.
     Path p = new Path("/index/missing/a");
     DescriptorProto d = cluster.writeCached(manager, p, FILE, 6);
+    try (org.pocache.testkit.redis.RespClient r = cluster.redis.client()) {
+      r.call("DEL", "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:1:0");
+    }
     manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(d.getFileId()).setGeneration(d.getGeneration())
         .setOutcome(ReadOutcomeProto.PARITY_MISSING).build());
-    assertFalse(manager.getDescriptor(p.toString()).hasParity() && manager.getDescriptor(p.toString()).getParity()
-        .getGeneration() == d.getGeneration());
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return !manager.getDescriptor(p.toString()).hasParity();
+      } catch (IOException e) {
+        return false;
+      }
+    }, 50, 10_000);
     GenericTestUtils.waitFor(() -> !exists(d), 50, 10_000);
   }
 

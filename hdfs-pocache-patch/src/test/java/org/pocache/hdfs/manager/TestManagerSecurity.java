@@ -33,6 +33,7 @@ public class TestManagerSecurity {
     Map<String, String> conf = new HashMap<>();
     conf.put(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, "true");
     conf.put(ManagerPolicyProvider.ACL_KEY, me + ",bob");
+    conf.put(ManagerPolicyProvider.DATANODE_ACL_KEY, me); // the DataNodes run as the test's user
     try (ManagerCluster c = ManagerCluster.start(4, conf); ManagerClient owner = c.client()) {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path secret = new Path("/secure/secret");
@@ -58,6 +59,16 @@ public class TestManagerSecurity {
         fail("bob got the descriptor of a 0600 file he does not own");
       } catch (AccessControlException e) {
         assertTrue(e.getMessage(), e.getMessage().contains("user=bob") && e.getMessage().contains("READ"));
+      }
+      // bob may use the Manager, but the DataNodes' protocol has its own ACL.
+      try {
+        as("bob", c, m -> {
+          m.heartbeat(c.hdfs.dataNode(0).getDatanodeId().getXferAddr(), 1 << 20, 60_000, 1);
+          return null;
+        });
+        fail("bob sent a DataNode heartbeat");
+      } catch (AuthorizationException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("bob") && e.getMessage().contains("PoCacheDataNodeProtocol"));
       }
       GetDescriptorResponseProto r = as("bob", c, m -> m.getDescriptor(open.toString()));
       assertTrue(r.getDecision(), r.hasParity());

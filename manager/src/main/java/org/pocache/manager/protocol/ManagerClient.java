@@ -74,6 +74,25 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     proxy = RPC.getProtocolProxy(PoCacheManagerProtocolPB.class, RPC.getProtocolVersion(PoCacheManagerProtocolPB.class),
         address, UserGroupInformation.getCurrentUser(), c, NetUtils.getDefaultSocketFactory(c), rpcTimeoutMillis, null)
         .getProxy();
+    RPC.setProtocolEngine(c, PoCacheDataNodeProtocolPB.class, ProtobufRpcEngine.class);
+    this.user = UserGroupInformation.getCurrentUser();
+    this.rpcConf = c;
+    this.rpcTimeoutMillis = rpcTimeoutMillis;
+  }
+
+  private final UserGroupInformation user;
+  private final Configuration rpcConf;
+  private final int rpcTimeoutMillis;
+  /** The DataNodes' protocol, made on a DataNode's first heartbeat (clients never need it). */
+  private PoCacheDataNodeProtocolPB dataNodeProxy;
+
+  private synchronized PoCacheDataNodeProtocolPB dataNodeProxy() throws IOException {
+    if (dataNodeProxy == null) {
+      dataNodeProxy = RPC.getProtocolProxy(PoCacheDataNodeProtocolPB.class,
+          RPC.getProtocolVersion(PoCacheDataNodeProtocolPB.class), address, user, rpcConf,
+          NetUtils.getDefaultSocketFactory(rpcConf), rpcTimeoutMillis, null).getProxy();
+    }
+    return dataNodeProxy;
   }
 
   /**
@@ -140,7 +159,8 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   @Override
   public void heartbeat(String dataNode, long bytesRead, double serviceMillis, long readOps) throws IOException {
-    call(() -> proxy.heartbeat(null, HeartbeatRequestProto.newBuilder().setDataNode(dataNode)
+    PoCacheDataNodeProtocolPB dn = dataNodeProxy();
+    call(() -> dn.heartbeat(null, HeartbeatRequestProto.newBuilder().setDataNode(dataNode)
         .setBytesRead(bytesRead).setServiceMillis(serviceMillis).setReadOps(readOps).build()));
   }
 
@@ -322,5 +342,10 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   @Override
   public void close() {
     RPC.stopProxy(proxy);
+    synchronized (this) {
+      if (dataNodeProxy != null) {
+        RPC.stopProxy(dataNodeProxy);
+      }
+    }
   }
 }

@@ -34,7 +34,7 @@ public final class ManagerSecurityInfo extends SecurityInfo {
 
   @Override
   public KerberosInfo getKerberosInfo(Class<?> protocol, Configuration conf) {
-    if (protocol != PoCacheManagerProtocolPB.class) {
+    if (protocol != PoCacheManagerProtocolPB.class && protocol != PoCacheDataNodeProtocolPB.class) {
       return null;
     }
     String key = conf != null && !conf.getTrimmed(PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY, "").isEmpty()
@@ -59,7 +59,7 @@ public final class ManagerSecurityInfo extends SecurityInfo {
 
   @Override
   public TokenInfo getTokenInfo(Class<?> protocol, Configuration conf) {
-    if (protocol != PoCacheManagerProtocolPB.class) {
+    if (protocol != PoCacheManagerProtocolPB.class && protocol != PoCacheDataNodeProtocolPB.class) {
       return null;
     }
     return new TokenInfo() {

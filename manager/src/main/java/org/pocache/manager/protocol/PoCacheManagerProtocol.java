@@ -16,14 +16,16 @@ import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
  * descriptors in Redis in that form. Every bad argument is refused with an
  * exception whose message names it.
  */
-public interface PoCacheManagerProtocol {
+public interface PoCacheManagerProtocol extends PoCacheDataNodeProtocol {
   // DataNodes
 
   /**
-   * One interval of a DataNode's reads, from its POCache plugin.
+   * One interval of a DataNode's reads, from its POCache plugin (over
+   * {@link PoCacheDataNodeProtocol}, which has an ACL of its own).
    *
    * @param dataNode the DataNode's transfer address, host:port, as in block locations
    */
+  @Override
   void heartbeat(String dataNode, long bytesRead, double serviceMillis, long readOps) throws IOException;
 
   /** The current straggler list and the detector that produced it. */

@@ -46,12 +46,21 @@ public final class ServerSideTranslator implements PoCacheManagerProtocolPB {
     }
   }
 
-  @Override
-  public EmptyProto heartbeat(RpcController c, HeartbeatRequestProto r) throws ServiceException {
-    return serve(() -> {
-      impl.heartbeat(r.getDataNode(), r.getBytesRead(), r.getServiceMillis(), r.getReadOps());
-      return EMPTY;
-    });
+  /** The DataNodes' protocol, served by the same implementation. */
+  public static final class DataNodes implements PoCacheDataNodeProtocolPB {
+    private final PoCacheDataNodeProtocol impl;
+
+    public DataNodes(PoCacheDataNodeProtocol impl) {
+      this.impl = impl;
+    }
+
+    @Override
+    public EmptyProto heartbeat(RpcController c, HeartbeatRequestProto r) throws ServiceException {
+      return serve(() -> {
+        impl.heartbeat(r.getDataNode(), r.getBytesRead(), r.getServiceMillis(), r.getReadOps());
+        return EMPTY;
+      });
+    }
   }
 
   @Override

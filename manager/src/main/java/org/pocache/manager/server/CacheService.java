@@ -105,6 +105,14 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private final String managerUser;
   private final ParitySecrets secrets;
   private final double userShare;
+  /** When the Manager last read back a file's parity on a reader's report (guarded by state). */
+  private final Map<Long, Long> lastVerified = new LinkedHashMap<Long, Long>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+      return size() > 10_000;
+    }
+  };
+  private static final long VERIFY_EVERY_MILLIS = 60_000;
   private final AccessControlList dataNodeUsers;
   /** The DataNodes the NameNode has registered (refreshed each tick), or null if unknown. */
   private volatile Set<String> registered;
@@ -532,6 +540,11 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         case PARITY_MISSING:
         case PARITY_CORRUPT:
           metrics.parityFaults.incrementAndGet();
+          if (secrets.protection() != org.pocache.cache.ParityProtection.NONE) {
+            // Protected parity can be checked here: a reader's word alone drops nothing.
+            verifyLater(fileId, report.getGeneration());
+            break;
+          }
           state.lock();
           try {
             CacheIndex.Entry e = index.get(fileId);
@@ -550,6 +563,83 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
     } finally {
       metrics.rpc(System.nanoTime() - t0);
+    }
+  }
+
+  /**
+   * A reader reported a file's protected parity missing or bad: the housekeeping thread
+   * reads every value back and drops the parity only if one is missing or does not open.
+   * At most one check per file a minute, so reports cannot keep the Manager reading.
+   */
+  private void verifyLater(long fileId, long generation) {
+    long now = clock.getAsLong();
+    state.lock();
+    try {
+      CacheIndex.Entry e = index.get(fileId);
+      Long last = lastVerified.get(fileId);
+      if (e == null || e.generation != generation || e.state != CacheStateProto.CACHED
+          || last != null && now - last < VERIFY_EVERY_MILLIS) {
+        return;
+      }
+      lastVerified.put(fileId, now);
+      DescriptorProto d = secrets.withKey(e.toProto(redisSettings.prefix));
+      housekeeping.execute(() -> verify(d));
+    } catch (RejectedExecutionException closed) {
+      // shutting down
+    } finally {
+      state.unlock();
+    }
+  }
+
+  /** Housekeeping thread: checks every stored value of {@code d}'s parity (see {@link #verifyLater}). */
+  private void verify(DescriptorProto d) {
+    String bad = null;
+    metrics.parityChecks.incrementAndGet();
+    try {
+      org.pocache.cache.ParitySeal seal = org.pocache.manager.protocol.ParitySeals.forReading(d);
+      byte[] digests = d.getValueDigests().toByteArray();
+      int per = org.pocache.cache.ParityValue.DIGEST_BYTES;
+      List<ParityKey> batch = new ArrayList<>();
+      for (int slot = 0; slot * per < digests.length && bad == null; slot++) {
+        boolean stored = false;
+        for (int i = 0; i < per; i++) {
+          stored |= digests[slot * per + i] != 0;
+        }
+        if (stored) {
+          int p = slot % d.getM();
+          int j = (slot / d.getM()) % d.getSubstripesPerStripe();
+          int s = slot / d.getM() / d.getSubstripesPerStripe();
+          batch.add(store.key(seal, d.getFileId(), d.getGeneration(), s, j, p));
+        }
+        if (batch.size() == 8 || (slot + 1) * per >= digests.length) {
+          org.pocache.cache.ParityValue[] got = batch.isEmpty() ? new org.pocache.cache.ParityValue[0]
+              : store.getAll(batch);
+          for (int i = 0; i < got.length && bad == null; i++) {
+            bad = got[i] == null ? batch.get(i) + " is missing" : null;
+          }
+          batch.clear();
+        }
+      }
+    } catch (org.pocache.cache.CorruptParityException e) {
+      bad = e.getMessage();
+    } catch (ParityStoreException | RuntimeException e) {
+      LOG.debug("The parity of {} could not be checked: {}", d.getPath(), e.toString());
+      return;
+    }
+    if (bad == null) {
+      LOG.debug("A reader reported the parity of {} (generation {}) bad; every value opens: kept", d.getPath(),
+          d.getGeneration());
+      return;
+    }
+    state.lock();
+    try {
+      CacheIndex.Entry e = index.get(d.getFileId());
+      if (e != null && e.generation == d.getGeneration() && e.state == CacheStateProto.CACHED) {
+        metrics.invalidations.incrementAndGet();
+        submitDeletesLocked(Collections.singletonList(dropLocked(e, "its parity failed the Manager's check: " + bad)));
+      }
+    } finally {
+      state.unlock();
     }
   }
 

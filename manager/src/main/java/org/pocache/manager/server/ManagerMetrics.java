@@ -53,6 +53,13 @@ public final class ManagerMetrics implements MetricsSource {
   final AtomicLong expiredReservations = new AtomicLong();
   final AtomicLong invalidations = new AtomicLong();
   final AtomicLong parityFaults = new AtomicLong();
+  /** Reports of bad protected parity the Manager checked by reading the values back. */
+  final AtomicLong parityChecks = new AtomicLong();
+
+  /** Reported faults of protected parity the Manager has checked so far. */
+  public long parityChecks() {
+    return parityChecks.get();
+  }
   final AtomicLong redisRestarts = new AtomicLong();
   final AtomicLong redisFailures = new AtomicLong();
   final AtomicLong failedDeletes = new AtomicLong();
@@ -119,6 +126,8 @@ public final class ManagerMetrics implements MetricsSource {
         .addCounter(Interns.info("Invalidations", "entries dropped as stale (file changed, Redis restarted)"),
             invalidations.get())
         .addCounter(Interns.info("ParityFaults", "reads that found parity missing or corrupt"), parityFaults.get())
+        .addCounter(Interns.info("ParityChecks", "reported faults the Manager checked by reading the parity back"),
+            parityChecks.get())
         .addCounter(Interns.info("RedisRestarts", "Redis restarts seen (index invalidated)"), redisRestarts.get())
         .addCounter(Interns.info("RedisFailures", "failed Redis calls of the Manager"), redisFailures.get())
         .addCounter(Interns.info("FailedDeletes", "key deletions that failed (retried)"), failedDeletes.get());

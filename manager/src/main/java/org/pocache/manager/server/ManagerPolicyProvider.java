@@ -12,8 +12,11 @@ import org.pocache.manager.protocol.PoCacheManagerProtocol;
  */
 public final class ManagerPolicyProvider extends PolicyProvider {
   public static final String ACL_KEY = "security.pocache.manager.protocol.acl";
+  /** DataNode heartbeats: set it to the DataNodes' user (default "*"). */
+  public static final String DATANODE_ACL_KEY = "security.pocache.datanode.protocol.acl";
 
-  private static final Service[] SERVICES = {new Service(ACL_KEY, PoCacheManagerProtocol.class)};
+  private static final Service[] SERVICES = {new Service(ACL_KEY, PoCacheManagerProtocol.class),
+      new Service(DATANODE_ACL_KEY, org.pocache.manager.protocol.PoCacheDataNodeProtocol.class)};
 
   @Override
   public Service[] getServices() {

@@ -10,7 +10,9 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.token.SecretManager;
 import org.apache.hadoop.security.token.TokenIdentifier;
+import org.pocache.manager.proto.PoCacheManagerProtos.PoCacheDataNodeProtocolService;
 import org.pocache.manager.proto.PoCacheManagerProtos.PoCacheManagerProtocolService;
+import org.pocache.manager.protocol.PoCacheDataNodeProtocolPB;
 import org.pocache.manager.protocol.PoCacheManagerProtocol;
 import org.pocache.manager.protocol.PoCacheManagerProtocolPB;
 import org.pocache.manager.protocol.ServerSideTranslator;
@@ -45,6 +47,9 @@ public final class ManagerRpcServer implements AutoCloseable {
     server = new RPC.Builder(c).setProtocol(PoCacheManagerProtocolPB.class).setInstance(service)
         .setBindAddress(bind.getHostString()).setPort(bind.getPort()).setNumHandlers(handlers).setVerbose(false)
         .setSecretManager(tokens).build();
+    RPC.setProtocolEngine(c, PoCacheDataNodeProtocolPB.class, ProtobufRpcEngine.class);
+    server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, PoCacheDataNodeProtocolPB.class,
+        PoCacheDataNodeProtocolService.newReflectiveBlockingService(new ServerSideTranslator.DataNodes(impl)));
     if (c.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false)) {
       server.refreshServiceAcl(c, new ManagerPolicyProvider());
     }
