@@ -6,11 +6,11 @@ import java.util.Locale;
  * How parity values are protected in Redis ({@code dfs.pocache.parity.protection}).
  *
  * <ul>
- *   <li>{@link #PRIVACY}: the data CRCs and the parity are encrypted and authenticated
- *       (AES-256-GCM) under a key of the file's own; Redis sees neither the file's bytes
- *       nor anything it could change undetected.</li>
- *   <li>{@link #INTEGRITY}: header and payload carry an HMAC-SHA256 under the file's key;
- *       Redis cannot change what a reader decodes, but the parity is stored in clear.</li>
+ *   <li>{@link #PRIVACY}: the data CRCs and the parity are also encrypted (AES-256-GCM)
+ *       under a key of the file's own; Redis does not see the file's bytes.</li>
+ *   <li>{@link #INTEGRITY}: the parity is stored in clear, and a reader uses a value only
+ *       if it hashes (SHA-256) to the digest the Manager recorded when the parity was
+ *       committed: Redis, or a reader of the file, cannot change what a reader decodes.</li>
  *   <li>{@link #NONE}: CRC32C only, which catches accidents, not forgeries. For networks
  *       where everyone who can reach Redis may also read and write every cached file.</li>
  * </ul>

@@ -2,9 +2,7 @@ package org.pocache.cache;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
-import java.util.Arrays;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
@@ -30,7 +28,6 @@ public final class ParitySeal {
   /** Bytes of body (data CRCs and payload) per AES-GCM segment. */
   static final int SEGMENT = 16 * 1024;
   static final int GCM_TAG = 16;
-  static final int HMAC_TAG = 32;
   /** Length of a file key, and of a Manager secret at least. */
   public static final int KEY_BYTES = 32;
 
@@ -48,7 +45,6 @@ public final class ParitySeal {
   private final ParityProtection protection;
   private final int keyId;
   private final SecretKeySpec aesKey;
-  private final SecretKeySpec macKey;
   /** For reading: the committed digest of every value slot, or null (writers; protection none). */
   private final byte[] digests;
   private final int substripesPerStripe;
@@ -58,7 +54,6 @@ public final class ParitySeal {
     this.protection = s.protection;
     this.keyId = s.keyId;
     this.aesKey = s.aesKey;
-    this.macKey = s.macKey;
     this.digests = digests;
     this.substripesPerStripe = substripesPerStripe;
     this.m = m;
@@ -72,11 +67,9 @@ public final class ParitySeal {
     this.m = 0;
     if (fileKey == null) {
       aesKey = null;
-      macKey = null;
     } else {
-      // One subkey per use, so that no key serves both as a MAC key and a cipher key.
+      // A subkey for the cipher, so that the file key itself serves no second purpose.
       aesKey = new SecretKeySpec(hmac(fileKey, "POCache parity encryption"), "AES");
-      macKey = new SecretKeySpec(hmac(fileKey, "POCache parity authentication"), "HmacSHA256");
     }
   }
 
@@ -183,16 +176,9 @@ public final class ParitySeal {
     return keyId;
   }
 
-  /** Bytes after the body: the tags (one per segment for privacy, one HMAC for integrity). */
+  /** Bytes after the body: one AES-GCM tag per segment under privacy, none otherwise. */
   int trailerBytes(int bodyBytes) {
-    switch (protection) {
-      case PRIVACY:
-        return GCM_TAG * segments(bodyBytes);
-      case INTEGRITY:
-        return HMAC_TAG;
-      default:
-        return 0;
-    }
+    return protection == ParityProtection.PRIVACY ? GCM_TAG * segments(bodyBytes) : 0;
   }
 
   private static int segments(int bodyBytes) {
@@ -212,14 +198,10 @@ public final class ParitySeal {
    * the tags go to the {@link #trailerBytes} after it.
    */
   void seal(byte[] v, int headerLen, int nonceAt, int bodyLen) {
+    if (protection != ParityProtection.PRIVACY) {
+      return; // integrity: the value stays in clear, its digest (recorded at commit) vouches for it
+    }
     try {
-      if (protection == ParityProtection.INTEGRITY) {
-        Mac mac = HMAC.get();
-        mac.init(macKey);
-        mac.update(v, 0, headerLen + bodyLen);
-        mac.doFinal(v, headerLen + bodyLen);
-        return;
-      }
       Cipher c = GCM.get();
       byte[] scratch = SCRATCH.get();
       int tags = headerLen + bodyLen;
@@ -242,14 +224,10 @@ public final class ParitySeal {
    * @return whether the value opened (a forged or foreign value does not)
    */
   boolean open(byte[] v, int headerLen, int nonceAt, int bodyLen) {
+    if (protection != ParityProtection.PRIVACY) {
+      return true; // integrity: nothing to decrypt; the digest check vouches for the value
+    }
     try {
-      if (protection == ParityProtection.INTEGRITY) {
-        Mac mac = HMAC.get();
-        mac.init(macKey);
-        mac.update(v, 0, headerLen + bodyLen);
-        byte[] tag = mac.doFinal();
-        return MessageDigest.isEqual(tag, Arrays.copyOfRange(v, headerLen + bodyLen, headerLen + bodyLen + HMAC_TAG));
-      }
       Cipher c = GCM.get();
       byte[] scratch = SCRATCH.get();
       int tags = headerLen + bodyLen;

@@ -24,10 +24,15 @@ import java.nio.ByteBuffer;
  *  4  1  format version (2)    28  4  substripe        52  4  reserved (0)
  *  5  1  k                     32  1  parity index     56 4k  body: CRC32C of each data subblock,
  *  6  1  protection (1, 2)     33  3  reserved (0)     56+4k      then the payload
- *  7  1  reserved (0)          36  4  key id           ...     trailer: HMAC-SHA256 of bytes 0 .. end of
- *  8  8  file id               40  4  payload length             body (integrity), or one AES-GCM tag per
- * 16  8  generation                                              16 KiB segment of the body (privacy)
+ *  7  1  reserved (0)          36  4  key id           ...     privacy: one AES-GCM tag per 16 KiB
+ *  8  8  file id               40  4  payload length             segment of the body
+ * 16  8  generation
  * </pre>
+ *
+ * A reader opens a format-2 value only if the SHA-256 of its stored bytes matches the
+ * digest the Manager recorded for its slot when the parity was committed
+ * ({@link ParitySeal#withDigests}): under integrity that is the whole check (the value
+ * is stored in clear), under privacy it comes before the decryption.
  *
  * Under privacy the body is encrypted; every segment authenticates the 56-byte header,
  * and its IV is the nonce followed by the segment's index, so segments cannot be moved,
@@ -131,7 +136,7 @@ public final class ParityValue {
       case NONE:
         return valueLength - h;
       case INTEGRITY:
-        return valueLength - h - ParitySeal.HMAC_TAG;
+        return valueLength - h;
       default:
         int segments = Math.max(1, (valueLength - SEALED_HEADER + ParitySeal.SEGMENT + ParitySeal.GCM_TAG - 1)
             / (ParitySeal.SEGMENT + ParitySeal.GCM_TAG));

@@ -12,8 +12,10 @@ import java.util.Random;
 import org.junit.Test;
 
 /**
- * Format 2: values sealed under a file's key (integrity and privacy) open only under
- * that key, for that file, generation and position; every change is detected.
+ * Format 2: a reader opens a value only if it is the one committed for its slot (its
+ * digest), for that file, generation and position, and under privacy only under the
+ * file's key; every change is detected, including a value sealed with the file key by
+ * someone who holds it (any reader).
  */
 public class TestSealedParityValue {
   private static final byte[] SECRET = new byte[ParitySeal.KEY_BYTES];
@@ -28,6 +30,17 @@ public class TestSealedParityValue {
 
   private static ParityKey key(ParityProtection p, int stripe, int substripe, int parity) {
     return ParityKey.of("p:", 42, 7, stripe, substripe, parity).sealedWith(seal(p, 3, 42, 7));
+  }
+
+  private static final int SUBSTRIPES = 16;
+  private static final int M = 2;
+
+  /** {@code writer}'s key as a reader holds it: with the digest of {@code value} in its slot. */
+  private static ParityKey reader(ParityKey writer, byte[] value) {
+    byte[] table = new byte[8 * SUBSTRIPES * M * ParityValue.DIGEST_BYTES];
+    int slot = (writer.stripe() * SUBSTRIPES + writer.substripe()) * M + writer.parityIndex();
+    System.arraycopy(ParityValue.digest(value), 0, table, slot * ParityValue.DIGEST_BYTES, ParityValue.DIGEST_BYTES);
+    return writer.sealedWith(writer.seal().withDigests(table, SUBSTRIPES, M));
   }
 
   private static byte[] payload(int n, long seed) {
@@ -47,7 +60,7 @@ public class TestSealedParityValue {
         byte[] v = ParityValue.encode(key, crcs, ByteBuffer.wrap(payload));
         assertEquals(p + " " + n, ParityValue.valueBytes(4, n, key.seal()), v.length);
         assertEquals(p + " " + n, n, ParityValue.payloadBytes(v.length, 4, key.seal()));
-        ParityValue got = ParityValue.decode(key, v.clone());
+        ParityValue got = ParityValue.decode(reader(key, v), v.clone());
         byte[] out = new byte[n];
         got.copyPayloadTo(out, 0);
         assertArrayEquals(p + " " + n, payload, out);
@@ -56,7 +69,7 @@ public class TestSealedParityValue {
         // Read back in pieces, as GETRANGE does for large values.
         if (v.length > 300) {
           byte[][] chunks = {Arrays.copyOfRange(v, 0, 200), Arrays.copyOfRange(v, 200, v.length)};
-          ParityValue again = ParityValue.decodeChunks(key, chunks);
+          ParityValue again = ParityValue.decodeChunks(reader(key, v), chunks);
           assertArrayEquals(payload, toArray(again.payload()));
         }
       }
@@ -91,16 +104,18 @@ public class TestSealedParityValue {
   }
 
   @Test
-  public void everyFlippedBitIsRejected() {
+  public void everyFlippedBitIsRejected() throws Exception {
     for (ParityProtection p : new ParityProtection[] {ParityProtection.INTEGRITY, ParityProtection.PRIVACY}) {
       ParityKey key = key(p, 1, 2, 0);
       byte[] v = ParityValue.encode(key, new int[] {1, 2, 3, 4}, ByteBuffer.wrap(payload(ParitySeal.SEGMENT + 300, 5)));
+      ParityKey read = reader(key, v);
+      ParityValue.decode(read, v.clone()); // the committed value opens
       Random r = new Random(6);
       for (int t = 0; t < 400; t++) {
         int i = t < 120 ? t : r.nextInt(v.length);
         byte[] bad = v.clone();
         bad[i] ^= (byte) (1 << r.nextInt(8));
-        expectCorrupt(key, bad, null);
+        expectCorrupt(read, bad, null);
       }
     }
   }
@@ -114,16 +129,22 @@ public class TestSealedParityValue {
       expectCorrupt(ParityKey.of("p:", 42, 8, 1, 2, 0).sealedWith(seal(p, 3, 42, 8)), v, "generation 7");
       expectCorrupt(ParityKey.of("p:", 42, 7, 1, 3, 0).sealedWith(key.seal()), v, "substripe 2");
       expectCorrupt(ParityKey.of("p:", 42, 7, 1, 2, 0).sealedWith(seal(p, 4, 42, 7)), v, "key id 3");
-      // Same key id, another secret: the value does not open.
-      byte[] other = SECRET.clone();
-      other[0] ^= 1;
-      ParityKey foreign = ParityKey.of("p:", 42, 7, 1, 2, 0)
-          .sealedWith(ParitySeal.of(p, 3, ParitySeal.deriveFileKey(other, 42, 7)));
-      expectCorrupt(foreign, v, "does not open");
-      // The header rewritten to point elsewhere (valid fields, stale tags) does not open either.
+      if (p == ParityProtection.PRIVACY) {
+        // Same key id, another secret: the value does not decrypt.
+        byte[] other = SECRET.clone();
+        other[0] ^= 1;
+        ParityKey foreign = ParityKey.of("p:", 42, 7, 1, 2, 0)
+            .sealedWith(ParitySeal.of(p, 3, ParitySeal.deriveFileKey(other, 42, 7)));
+        expectCorrupt(foreign, v, "does not open");
+      }
+      // The header rewritten to point elsewhere: not the value committed for that slot.
       byte[] moved = v.clone();
       ByteBuffer.wrap(moved).putInt(28, 9);
-      expectCorrupt(ParityKey.of("p:", 42, 7, 1, 9, 0).sealedWith(key.seal()), moved, "does not open");
+      ParityKey there = ParityKey.of("p:", 42, 7, 1, 9, 0).sealedWith(key.seal());
+      expectCorrupt(reader(there, v), moved, "digest mismatch");
+      if (p == ParityProtection.PRIVACY) {
+        expectCorrupt(there, moved, "does not open"); // and its tags do not match its header either
+      }
       for (int len : new int[] {0, 47, ParityValue.SEALED_HEADER + 3, v.length - 1}) {
         expectCorrupt(key, Arrays.copyOf(v, len), null);
       }
@@ -134,19 +155,24 @@ public class TestSealedParityValue {
   @Test
   public void forgedValuesWithValidCrcsAreRejected() {
     // What an attacker with the Redis password but without the file key can write.
-    ParityKey sealed = key(ParityProtection.PRIVACY, 0, 0, 0);
+    ParityKey writer = key(ParityProtection.PRIVACY, 0, 0, 0);
+    ParityKey sealed = reader(writer, ParityValue.encode(writer, new int[] {1, 2, 3, 4},
+        ByteBuffer.wrap(payload(500, 7))));
     byte[] forged = ParityValue.encode(ParityKey.of("p:", 42, 7, 0, 0, 0), new int[] {1, 2, 3, 4},
         ByteBuffer.wrap(payload(500, 8)));
     expectCorrupt(sealed, forged, "an unprotected value");
     ParityKey guess = ParityKey.of("p:", 42, 7, 0, 0, 0)
         .sealedWith(ParitySeal.of(ParityProtection.PRIVACY, 3, new byte[ParitySeal.KEY_BYTES]));
     expectCorrupt(sealed, ParityValue.encode(guess, new int[] {1, 2, 3, 4}, ByteBuffer.wrap(payload(500, 8))),
-        "does not open");
+        "digest mismatch");
+    // A reader holds the file key: a value he seals with it is still not the committed one.
+    expectCorrupt(sealed, ParityValue.encode(writer, new int[] {1, 2, 3, 4}, ByteBuffer.wrap(payload(500, 8))),
+        "digest mismatch");
     ParityKey weaker = ParityKey.of("p:", 42, 7, 0, 0, 0).sealedWith(seal(ParityProtection.INTEGRITY, 3, 42, 7));
     expectCorrupt(sealed, ParityValue.encode(weaker, new int[] {1, 2, 3, 4}, ByteBuffer.wrap(payload(500, 8))),
         "protection");
     // And a sealed value is no good to a reader expecting none.
-    expectCorrupt(ParityKey.of("p:", 42, 7, 0, 0, 0), ParityValue.encode(sealed, new int[] {1, 2, 3, 4},
+    expectCorrupt(ParityKey.of("p:", 42, 7, 0, 0, 0), ParityValue.encode(writer, new int[] {1, 2, 3, 4},
         ByteBuffer.wrap(payload(500, 8))), "bad magic");
   }
 
@@ -160,7 +186,44 @@ public class TestSealedParityValue {
       System.arraycopy(payload, 0, room, h, payload.length);
       byte[] v = ParityValue.seal(key, new int[] {5, 6, 7, 8}, room);
       assertTrue(v == room);
-      assertArrayEquals(payload, toArray(ParityValue.decode(key, v).payload()));
+      assertArrayEquals(payload, toArray(ParityValue.decode(reader(key, v), v.clone()).payload()));
+    }
+  }
+
+  @Test
+  public void anUnopenedValueChecksItsHeaderNowAndTheRestWhenOpened() throws Exception {
+    ParityKey writer = key(ParityProtection.PRIVACY, 1, 3, 1);
+    byte[] payload = payload(40_000, 11);
+    byte[] v = ParityValue.encode(writer, new int[] {1, 2, 3, 4}, ByteBuffer.wrap(payload));
+    ParityKey read = reader(writer, v);
+    ParityValue lazy = ParityValue.decodeChunksUnopened(read, new byte[][] {v.clone()});
+    assertEquals(payload.length, lazy.payloadLength());
+    try {
+      lazy.payload();
+      fail("read before open()");
+    } catch (IllegalStateException expected) {
+      // open() first
+    }
+    lazy.open();
+    lazy.open(); // once is enough
+    assertArrayEquals(payload, toArray(lazy.payload()));
+    assertEquals(3, lazy.dataCrc(2));
+    // Another file's value fails at once; a changed payload only when opened.
+    try {
+      ParityValue.decodeChunksUnopened(ParityKey.of("p:", 43, 7, 1, 3, 1).sealedWith(read.seal()),
+          new byte[][] {v.clone()});
+      fail("another file's value passed the header check");
+    } catch (CorruptParityException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains("belongs to file 42"));
+    }
+    byte[] bad = v.clone();
+    bad[bad.length - 100] ^= 1;
+    ParityValue forged = ParityValue.decodeChunksUnopened(read, new byte[][] {bad});
+    try {
+      forged.open();
+      fail("a changed value opened");
+    } catch (CorruptParityException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains("digest mismatch"));
     }
   }
 

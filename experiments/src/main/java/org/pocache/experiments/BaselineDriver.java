@@ -18,13 +18,13 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSHedgedReadMetrics;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.hdfs.datanode.PoCacheDataNodePlugin;
 import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
-import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.testkit.redis.RedisServerFixture;
 
 /**

@@ -247,7 +247,7 @@ public final class PoCacheConfigKeys {
   // Parity protection in Redis (read by the Manager; clients follow their descriptors).
 
   /**
-   * How parity values are sealed: privacy (AES-GCM), integrity (HMAC-SHA256) or none;
+   * How parity values are protected: privacy (AES-GCM and digests), integrity (digests) or none;
    * empty: privacy when hadoop.security.authentication is kerberos, else integrity.
    */
   public static final String PARITY_PROTECTION_KEY = "dfs.pocache.parity.protection";

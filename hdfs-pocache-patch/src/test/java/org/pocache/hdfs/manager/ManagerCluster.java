@@ -17,8 +17,8 @@ import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.server.Manager;
-import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.DataPattern;
+import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
 
