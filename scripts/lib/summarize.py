@@ -6,6 +6,7 @@
   summarize.py spark-digest ROWS JOB        (the first recorded output digest of JOB)
   summarize.py pick-straggler [K] < fsck output
   summarize.py stragglers SAMPLES JSON STRAGGLER_HOST FACTOR
+  summarize.py demo-runs JSON DEMO_JSON...  (scripts/pocache demo --json runs, grouped by --protection)
 """
 import json
 import statistics
@@ -247,6 +248,36 @@ def stragglers_runs(out, seconds, *run_files):
     print("wrote " + out)
 
 
+def demo_runs(out, *files):
+    """Per parity protection: median, min and max over demo runs of the ratios the targets name."""
+    groups = {}
+    for f in files:
+        with open(f) as fh:
+            d = json.load(fh)
+        rows = {(r["mode"], r["layout"], r["straggler"]): r for r in d["rows"]}
+        mean = lambda mode, layout, s: rows[(mode, layout, s)]["mean_ms"]
+        g = groups.setdefault(d["config"].get("parity_protection", "none"), {})
+        for name, value in [
+                ("write_overhead", d["write_overhead"]),
+                ("pocache_over_pr_no_straggler", mean("pocache", "contiguous", False) / mean("pr", "contiguous", False)),
+                ("pocache_contiguous_no_straggler_ms", mean("pocache", "contiguous", False)),
+                ("pocache_striped_no_straggler_ms", mean("pocache", "striped", False)),
+                ("pocache_contiguous_straggler_over_no",
+                 mean("pocache", "contiguous", True) / mean("pocache", "contiguous", False)),
+                ("pocache_striped_straggler_over_no",
+                 mean("pocache", "striped", True) / mean("pocache", "striped", False)),
+                ("pocache_contiguous_straggler_p99_ms", rows[("pocache", "contiguous", True)]["p99_ms"])]:
+            g.setdefault(name, []).append(value)
+    result = {p: {name: stats(v) for name, v in g.items()} for p, g in groups.items()}
+    with open(out, "w") as fh:
+        json.dump({"files": list(files), "by_protection": result}, fh, indent=1)
+    for p, g in sorted(result.items()):
+        print("%s (%d runs)" % (p, len(next(iter(g.values()))["runs"])))
+        for name, st in g.items():
+            print("  %-38s median %8.3f  min %8.3f  max %8.3f" % (name, st["median"], st["min"], st["max"]))
+    print("wrote " + out)
+
+
 def fmt(x):
     return "n/a" if x is None else "%.1f%%" % (100 * x)
 
@@ -254,4 +285,4 @@ def fmt(x):
 if __name__ == "__main__":
     {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
      "pick-straggler": pick_straggler, "stragglers": stragglers,
-     "stragglers-runs": stragglers_runs}[sys.argv[1]](*sys.argv[2:])
+     "stragglers-runs": stragglers_runs, "demo-runs": demo_runs}[sys.argv[1]](*sys.argv[2:])

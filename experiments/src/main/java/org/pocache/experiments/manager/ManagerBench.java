@@ -150,8 +150,13 @@ public final class ManagerBench {
         out.close();
         if (a != null && a.hasReservation()) {
           DescriptorProto d = a.getReservation().getParity();
+          // No values are uploaded here: a digest table of the right size (empty slots) stands
+          // for them, so descriptors are as large as a real file's.
+          long stripes = Math.max(1, (data.length + d.getBlockSize() * d.getK() - 1) / (d.getBlockSize() * d.getK()));
+          byte[] digests = d.getProtection() == org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto
+              .PROTECTION_NONE ? new byte[0] : new byte[(int) (stripes * d.getSubstripesPerStripe() * d.getM() * 16)];
           m.commit(a.getReservation().getId(), d.getFileId(), data.length,
-              ParityFootprint.parityBytes(data.length, d.getBlockSize(), d.getK(), d.getM()));
+              ParityFootprint.parityBytes(data.length, d.getBlockSize(), d.getK(), d.getM()), digests);
         }
       }
     }

@@ -292,6 +292,8 @@ final class ProactiveReader {
     int outstanding;
     /** Parity value r of substripe j0 + c at c * m + r. */
     volatile ParityValue[] parity;
+    /** Whether the parity task already opened (if protected) and unpacked the values; set before {@link #parity}. */
+    volatile boolean unpacked;
     /** Parity r of the whole run, substripe j0 + c at offset c * S; filled by the GET when every value is usable. */
     final byte[][] parityBytes;
     /** The caller's buffer: buf[off] is file offset pos. Guarded by this fetch's monitor. */
@@ -348,6 +350,18 @@ final class ProactiveReader {
       for (int r = 0; r < m; r++) {
         parityBytes[r] = leases.forTask(count * pieceBytes);
       }
+      // Skip decisions first: when a piece is skipped the parity will be decoded, so the
+      // parity task opens protected values (digest, decryption) in the background rather
+      // than leaving it to the caller's time.
+      boolean[] skipNow = new boolean[k];
+      int skips = 0;
+      for (int i = 0; i < k; i++) {
+        if (total[i] > 0 && skips < m && sources.judging() && sources.skip(locations.of(s, i))) {
+          skipNow[i] = true;
+          skips++;
+        }
+      }
+      boolean openNow = skips > 0;
       parityGet = done.submit(() -> {
         try {
           List<ParityKey> keys = new ArrayList<>(count * m);
@@ -360,6 +374,19 @@ final class ProactiveReader {
           ParityValue[] values = access.store().getAllUnopened(keys);
           if (seal.protection() == org.pocache.cache.ParityProtection.NONE) {
             unpack(values); // here, while the data is still on its way, not on the caller's time
+            unpacked = true;
+          } else if (openNow) {
+            try {
+              for (ParityValue v : values) {
+                if (v != null) {
+                  v.open();
+                }
+              }
+              unpack(values);
+              unpacked = true;
+            } catch (org.pocache.cache.CorruptParityException e) {
+              // the decode meets it again and waits for the data
+            }
           }
           parity = values;
         } finally {
@@ -370,15 +397,13 @@ final class ProactiveReader {
         return -1;
       });
       outstanding++;
-      int skips = 0;
       for (int i = 0; i < k; i++) {
         if (total[i] > 0) {
           byte[] b = leases.forTask(count * pieceBytes);
           zeroPastStored(b, i); // the virtual zeros of a short piece
           pieces[i] = b;
-          if (skips < m && sources.judging() && sources.skip(locations.of(s, i))) {
+          if (skipNow[i]) {
             skipped[i] = true;
-            skips++;
             leases.written(b); // no read writes into it unless started later
           } else {
             startRead(i);
@@ -749,7 +774,7 @@ final class ProactiveReader {
 
     private boolean decodeMissing(Outcome outcome) {
       ParityValue[] p = parity;
-      if (seal.protection() != org.pocache.cache.ParityProtection.NONE) {
+      if (!unpacked) {
         try {
           for (ParityValue v : p) {
             v.open();
