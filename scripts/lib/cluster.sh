@@ -117,7 +117,7 @@ cl_write_conf() { # pocache on|off, datanodes
     nnplug=("dfs.namenode.plugins=org.pocache.hdfs.namenode.PoCacheNameNodePlugin")
     dnplug=("dfs.datanode.plugins=org.pocache.hdfs.datanode.PoCacheDataNodePlugin")
     keys=("dfs.pocache.enabled=true" "dfs.pocache.redis.hosts=127.0.0.1:$CL_REDIS_PORT")
-    # The Manager's parity secret (README, Security): kept across restarts, readable by its owner only.
+    # The Manager's parity secret (docs/security.md): kept across restarts, readable by its owner only.
     local secret=$CLUSTER_DIR/secret/pocache-parity.secret
     if [[ ! -s $secret ]]; then
       mkdir -p "$CLUSTER_DIR/secret"

@@ -10,7 +10,7 @@ import java.util.function.Function;
 /**
  * The {@code dfs.pocache.redis.*} settings, read through a key lookup (Hadoop's
  * Configuration::get in the Manager and client) and validated at once: every
- * error names the key. PoCacheConfigKeys, pocache-default.xml and the README list
+ * error names the key. PoCacheConfigKeys, pocache-default.xml and docs/configuration.md list
  * the same keys.
  */
 public final class RedisSettings {

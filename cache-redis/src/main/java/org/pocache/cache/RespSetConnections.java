@@ -16,12 +16,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Parity SETs over POCache's own RESP connections, for a standalone Redis without
- * TLS: the asynchronous upload path of writers and filling readers. An async
- * 1 MiB put cost the upload thread 0.67 ms of CPU through Jedis and 0.47 ms through
- * one gathering {@link SocketChannel} write here ({@code pocache bench redis} on
- * the 2-core demo machine), and on cores shared with the HDFS write that CPU is
- * what a write pays for its parity. Everything else (GETs, batches, deletes,
- * cluster, TLS) stays on Jedis.
+ * TLS: the asynchronous upload path of writers and filling readers. One gathering
+ * {@link SocketChannel} write per SET takes the upload thread about two thirds of the
+ * CPU a Jedis SET of the same value takes ({@code pocache bench redis}, see
+ * docs/benchmarks.md), and on cores shared with the HDFS write that CPU is what a
+ * write pays for its parity. Everything else (GETs, batches, deletes, cluster, TLS)
+ * stays on Jedis.
  *
  * <p>A connection speaks RESP2 (the protocol a new connection starts in), sends
  * {@code AUTH} when a password is configured and names itself {@code pocache}

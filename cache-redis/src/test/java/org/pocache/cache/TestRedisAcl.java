@@ -15,12 +15,12 @@ import org.pocache.testkit.redis.RedisServerFixture;
 import org.pocache.testkit.redis.RespClient;
 
 /**
- * The least-privilege Redis ACL users the README documents, for the prefix "test:":
+ * The least-privilege Redis ACL users docs/security.md documents, for the prefix "test:":
  * a client can store, read and delete parity but not reconfigure or flush Redis; the
  * Manager can also keep its index and read what it needs of the server's state.
  */
 public class TestRedisAcl {
-  // The README's lines, with the key pattern of this test's prefix.
+  // The lines of docs/security.md, with the key pattern of this test's prefix.
   private static final String CLIENT = "~test:* -@all +get +set +del +getrange +strlen +exists +ping +auth"
       + " +client|setname +hello";
   private static final String MANAGER = "~test:* -@all +@read +@write +@keyspace +ping +auth +info +config|get"

@@ -5,7 +5,7 @@ import org.pocache.cache.RedisSettings;
 /**
  * Every POCache configuration key, with its default. Keys are read through
  * {@link PoCacheConfig}, which validates them; each one is documented in
- * {@code pocache-default.xml} and in the README's configuration table, and
+ * {@code pocache-default.xml} and in the key tables of docs/configuration.md, and
  * TestConfigDocs keeps the three in step.
  */
 public final class PoCacheConfigKeys {

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -20,36 +21,62 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * PoCacheConfigKeys, pocache-default.xml and the README's configuration table name
- * the same keys with the same defaults, and every key has a description.
+ * PoCacheConfigKeys, pocache-default.xml and the key tables of docs/configuration.md
+ * name the same keys with the same defaults and descriptions (scripts/lib/configdoc.py
+ * writes the tables from the XML), and every key the README shows has its default.
  */
 public class TestConfigDocs {
+  private static final Pattern ROW =
+      Pattern.compile("(?m)^\\|\\s*`(dfs\\.pocache\\.[^`]+)`\\s*\\|\\s*`([^`]*)`\\s*\\|\\s*(.*?)\\s*\\|\\s*$");
 
   @Test
-  public void keysDefaultsXmlAndReadmeAgree() throws Exception {
+  public void keysDefaultsXmlAndDocsAgree() throws Exception {
     Map<String, String> fromClass = keysFromClass();
     Map<String, String> fromXml = new TreeMap<>();
+    Map<String, String> descriptions = new TreeMap<>();
     try (InputStream in = getClass().getClassLoader().getResourceAsStream(PoCacheConfig.DEFAULT_RESOURCE)) {
       Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
       NodeList props = doc.getElementsByTagName("property");
       for (int i = 0; i < props.getLength(); i++) {
         Element p = (Element) props.item(i);
         String name = text(p, "name");
-        assertTrue(name + " has no description in " + PoCacheConfig.DEFAULT_RESOURCE,
-            text(p, "description").length() > 20);
+        String description = text(p, "description").replaceAll("\\s+", " ");
+        assertTrue(name + " has no description in " + PoCacheConfig.DEFAULT_RESOURCE, description.length() > 20);
         fromXml.put(name, text(p, "value"));
+        descriptions.put(name, description);
       }
     }
     assertEquals("PoCacheConfigKeys vs " + PoCacheConfig.DEFAULT_RESOURCE, fromClass, fromXml);
 
-    File readme = new File(System.getProperty("pocache.source.root", ".."), "README.md");
-    String text = new String(Files.readAllBytes(readme.toPath()), StandardCharsets.UTF_8);
-    Map<String, String> fromReadme = new TreeMap<>();
-    Matcher m = Pattern.compile("(?m)^\\|\\s*`(dfs\\.pocache\\.[^`]+)`\\s*\\|\\s*`([^`]*)`\\s*\\|").matcher(text);
+    File page = source("docs/configuration.md");
+    Map<String, String> fromPage = new TreeMap<>();
+    Map<String, String> meanings = new TreeMap<>();
+    Matcher m = ROW.matcher(read(page));
     while (m.find()) {
-      fromReadme.put(m.group(1), m.group(2));
+      fromPage.put(m.group(1), m.group(2));
+      meanings.put(m.group(1), m.group(3));
     }
-    assertEquals("PoCacheConfigKeys vs the configuration table in " + readme, fromClass, fromReadme);
+    String regenerate = " (scripts/lib/configdoc.py rewrites its tables from " + PoCacheConfig.DEFAULT_RESOURCE + ")";
+    assertEquals("PoCacheConfigKeys vs the key tables in " + page + regenerate, fromClass, fromPage);
+    assertEquals("descriptions in " + PoCacheConfig.DEFAULT_RESOURCE + " vs " + page + regenerate,
+        descriptions, meanings);
+
+    File readme = source("README.md");
+    Matcher r = ROW.matcher(read(readme));
+    int shown = 0;
+    while (r.find()) {
+      shown++;
+      assertEquals("default of " + r.group(1) + " in " + readme, fromClass.get(r.group(1)), r.group(2));
+    }
+    assertTrue("the README shows no keys", shown > 0);
+  }
+
+  private static File source(String relative) {
+    return new File(System.getProperty("pocache.source.root", ".."), relative);
+  }
+
+  private static String read(File f) throws IOException {
+    return new String(Files.readAllBytes(f.toPath()), StandardCharsets.UTF_8);
   }
 
   private static Map<String, String> keysFromClass() throws Exception {

@@ -99,7 +99,7 @@ public final class Experiments {
    * data caching of the flagged node's blocks beats parity caching, because CSAC
    * falls back to admitting everything whenever the list is momentarily empty;
    * with a false positive alone, two slow-looking nodes among 14 inflate sigma
-   * and three-sigma flags neither. See the README.)
+   * and three-sigma flags neither. See docs/csac.md.)
    */
   private static Simulator.Sensing sensing(boolean noisy) {
     return noisy ? new Simulator.Sensing(50, 10, 0.5, Collections.singletonList("dn1"))

@@ -35,10 +35,9 @@ import org.pocache.manager.protocol.ParitySeals;
  * missing piece's read is under way, the reader waits for that read at most as long
  * as the decode is expected to take (timed on this machine, {@link DecodeCost}), then
  * decodes. Without a straggler the last piece is usually a fraction of a millisecond
- * behind its peers, and a decode (1-2 ms for 4 MiB here, on a core the arriving data
- * also needs) was slower than the wait; with one, the read finishes at most that
- * decode time later than it would have. Either way it is within twice the better
- * choice.
+ * behind its peers, less than a decode of several MiB takes on a core the arriving
+ * data also needs; with one, the read finishes at most that decode time later than it
+ * would have. Either way it is within twice the better choice.
  *
  * <p>Late data reads are abandoned, not interrupted: they finish on the shared
  * pool into their own buffers, which are then dropped, so the caller's buffer is
@@ -80,7 +79,7 @@ final class ProactiveReader {
    * behind its peers is bounded by it.
    */
   static final class DecodeCost {
-    /** Before any decode was timed: about 0.5 ms per MiB (this machine: 0.25-0.5). */
+    /** Before any decode was timed: 0.5 ms per MiB, a slow core's rate; the first decode replaces it. */
     private static final double INITIAL_NANOS_PER_BYTE = 0.5;
     /** A decode's time is never worth more than this much waiting (a GC pause inflates one). */
     static final long MAX_GRACE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
