@@ -295,7 +295,7 @@ final class DegradedReader {
       byte[][] out = {leases.scratch(pieceBytes)};
       try {
         access.coder().decode(pieces, 0, new int[] {i}, out, 0, len);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | LinkageError e) {
         return null; // treated like a CRC mismatch: the direct read answers
       }
       return Crc32c.of(out[0], 0, n) == parity[0].dataCrc(i) ? out[0] : null;
@@ -339,7 +339,7 @@ final class DegradedReader {
             long started = System.nanoTime();
             readObserved(ax, b, nx, locations.of(s, tag));
             sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
-          } catch (IOException | RuntimeException e) {
+          } catch (IOException | RuntimeException | LinkageError e) {
             failed.set(true);
           }
         });
@@ -352,7 +352,7 @@ final class DegradedReader {
           keys.add(access.store().key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
         }
         parity[0] = access.store().getAll(keys);
-      } catch (org.pocache.cache.ParityStoreException | RuntimeException e) {
+      } catch (org.pocache.cache.ParityStoreException | RuntimeException | LinkageError e) {
         failed.set(true);
         outcome.cacheErrorSeen();
       }
@@ -372,7 +372,7 @@ final class DegradedReader {
             }
           }
         }
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | LinkageError e) {
         out = null;
       } finally {
         for (int x = 0; x < k + m; x++) {
@@ -417,7 +417,7 @@ final class DegradedReader {
     byte[][] out = {buffers.borrow(pieceBytes)};
     try {
       access.coder().decode(pieces, 0, new int[] {i}, out, 0, len);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       buffers.release(out[0]);
       return null;
     }

@@ -78,7 +78,7 @@ final class FillingInputStream extends FSInputStream
       int skip = (int) (next - at);
       try {
         encoder.feed(b, off + skip, len - skip);
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException | LinkageError e) {
         stop("encoding failed: " + e);
       }
     }
@@ -118,7 +118,7 @@ final class FillingInputStream extends FSInputStream
     LOG.debug("Reader fill of {} stopped: {}", d.getPath(), why);
     try {
       manager.abort(reservationId, why);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | LinkageError e) {
       LOG.debug("abort of reservation {} not delivered (it will expire): {}", reservationId, e.toString());
     }
   }
@@ -274,7 +274,7 @@ final class FillingInputStream extends FSInputStream
         LOG.debug("Reader fill of {} not committed: {}", d.getPath(), e.toString());
         try {
           manager.abort(reservationId, "the reader's fill failed: " + e);
-        } catch (IOException | RuntimeException notDelivered) {
+        } catch (IOException | RuntimeException | LinkageError notDelivered) {
           // It expires.
         }
       }

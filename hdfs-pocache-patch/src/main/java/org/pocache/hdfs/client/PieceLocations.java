@@ -8,6 +8,7 @@ import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.pocache.hdfs.compat.HadoopCompat;
 
 /**
  * Where data piece i of stripe s is stored: the DataNodes (transfer addresses) of
@@ -49,7 +50,7 @@ class PieceLocations {
       return Collections.emptyList();
     }
     LocatedBlock block = all.get((int) b);
-    DatanodeInfo[] where = block.getLocations();
+    DatanodeInfo[] where = HadoopCompat.locations(block);
     List<String> out = new ArrayList<>(1);
     if (striped) {
       if (!(block instanceof LocatedStripedBlock)) {

@@ -165,8 +165,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         }, new ThreadPoolExecutor.CallerRunsPolicy());
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
-    InetSocketAddress managerAddress = ManagerClient.connectAddress(conf, uri.getHost());
     try {
+      InetSocketAddress managerAddress = ManagerClient.connectAddress(conf, uri.getHost());
       manager = new ManagerClient(managerAddress, conf, timeout);
     } catch (IOException | RuntimeException | LinkageError e) {
       // The Manager's client could not even be made (a Hadoop client this jar was not built
@@ -174,7 +174,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       fallbacks.incrementAndGet();
       pocacheEnabled = false;
       LOG.warn("POCache is off for this FileSystem: its Manager client could not start ({}); reads and writes"
-          + " use plain HDFS. Check that the POCache jar matches this Hadoop version.", e.toString());
+          + " use plain HDFS. {}", e.toString(), e instanceof LinkageError
+              ? "Install the POCache drop-in jar built for this Hadoop line (docs/operations.md, Troubleshooting)."
+              : "Check " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY + ".");
       return;
     }
     stragglers(); // fetch the list now: a task's one open should already know the stragglers
@@ -309,9 +311,13 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
       return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, id, d, s, coder, buffers, manager,
           abandonedWrites), null);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | LinkageError e) {
       fallbacks.incrementAndGet();
-      LOG.debug("POCache could not admit {}; writing it without parity: {}", f, e.toString());
+      if (e instanceof LinkageError) {
+        warnOnce(MISMATCHED_JAR, e);
+      } else {
+        LOG.debug("POCache could not admit {}; writing it without parity: {}", f, e.toString());
+      }
       return hdfsOut;
     }
   }
@@ -331,7 +337,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         finishLater(() -> {
           try {
             manager.forgetDeleted(path);
-          } catch (IOException | RuntimeException e) {
+          } catch (IOException | RuntimeException | LinkageError e) {
             LOG.debug("The Manager was not told of the delete of {} (its sweep will find it): {}", path,
                 e.toString());
           }
@@ -360,7 +366,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     FSDataInputStream vanilla;
     try {
       vanilla = openInHdfs(f, bufferSize);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | LinkageError e) {
       releaseFill(lookup, "the reader could not open the file: " + e);
       throw e;
     }
@@ -374,9 +380,13 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       fallbacks.incrementAndGet();
       warnOnce("A POCache open fell back to HDFS", e);
       return vanilla;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       fallbacks.incrementAndGet();
-      LOG.debug("POCache open of {} fell back to HDFS", f, e);
+      if (e instanceof LinkageError) {
+        warnOnce(MISMATCHED_JAR, e);
+      } else {
+        LOG.debug("POCache open of {} fell back to HDFS", f, e);
+      }
       releaseFill(lookup, "the reader's open failed: " + e);
       return vanilla;
     }
@@ -520,6 +530,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   }
 
   private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+  /** What a LinkageError from POCache's own code means, and what to do about it. */
+  static final String MISMATCHED_JAR = "POCache's classes do not fit this Hadoop client (a class or method is"
+      + " missing or of another shape: install the drop-in jar built for this Hadoop line); files are read and"
+      + " written as plain HDFS";
 
   /**
    * A read miss the Manager handed to this reader: a stream that encodes what it
@@ -539,7 +553,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (why != null) {
       try {
         manager.abort(fill.getId(), why);
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException | LinkageError e) {
         LOG.debug("fill reservation {} not handed back (it expires): {}", fill.getId(), e.toString());
       }
       return null;
@@ -564,7 +578,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           try {
             reportLongReads();
             stragglerList = new HashSet<>(manager.getStragglers().dataNodes);
-          } catch (IOException | RuntimeException e) {
+          } catch (IOException | RuntimeException | LinkageError e) {
             stragglerList = Collections.emptySet(); // no Manager: no known stragglers, deadlines still apply
           } finally {
             refreshing.set(false);
@@ -594,7 +608,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     try {
       manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
           .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addAllObservations(seen).build());
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | LinkageError e) {
       LOG.debug("Observations of reads under way not delivered: {}", e.toString());
     }
   }
@@ -690,7 +704,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       finishLater(() -> {
         try {
           manager.reportRead(r);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | LinkageError e) {
           LOG.debug("Read report for {} not delivered: {}", d.getPath(), e.toString());
         }
       });

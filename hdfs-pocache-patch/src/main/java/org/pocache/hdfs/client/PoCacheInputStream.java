@@ -81,7 +81,7 @@ final class PoCacheInputStream extends FSInputStream
   public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
     try {
       readFullyWithParity(position, buffer, offset, length);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       // A cache-side bug or an inconsistent descriptor must not fail the read: HDFS answers.
       outcome.cacheErrorSeen();
       in.readFully(position, buffer, offset, length);
@@ -178,7 +178,7 @@ final class PoCacheInputStream extends FSInputStream
     int n;
     try {
       n = sequential.read(pos, b, off, len);
-    } catch (SequentialReader.FallBack | RuntimeException e) {
+    } catch (SequentialReader.FallBack | RuntimeException | LinkageError e) {
       fallBackToHdfs(e);
       return in.read(b, off, len);
     }
@@ -188,7 +188,7 @@ final class PoCacheInputStream extends FSInputStream
   }
 
   /** From here on sequential reads are the HDFS stream's, from this stream's position. */
-  private void fallBackToHdfs(Exception why) throws IOException {
+  private void fallBackToHdfs(Throwable why) throws IOException {
     outcome.cacheErrorSeen();
     SequentialReader s = sequential;
     sequential = null;
@@ -229,7 +229,7 @@ final class PoCacheInputStream extends FSInputStream
       int n;
       try {
         n = sequential.read(pos, buf);
-      } catch (SequentialReader.FallBack | RuntimeException e) {
+      } catch (SequentialReader.FallBack | RuntimeException | LinkageError e) {
         fallBackToHdfs(e);
         return in.read(buf);
       }

@@ -82,7 +82,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     LOG.info("POCache stops caching the parity of {}: {}", d.getPath(), why);
     try {
       manager.abort(reservationId, why);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | LinkageError e) {
       LOG.debug("abort of reservation {} not delivered (it will expire): {}", reservationId, e.toString());
     }
   }
@@ -132,7 +132,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       encoder.discard();
       try {
         manager.abort(reservationId, "the file is empty");
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException | LinkageError e) {
         LOG.debug("abort of reservation {} not delivered (it will expire): {}", reservationId, e.toString());
       }
       return;

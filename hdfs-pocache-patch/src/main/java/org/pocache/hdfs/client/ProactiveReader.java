@@ -809,7 +809,7 @@ final class ProactiveReader {
         int at = c * pieceBytes;
         try {
           access.coder().decode(in, at, erased, out, at, len[c]);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
           outcome.parityCorrupt = true; // parity that cannot even be decoded: wait for the data
           return false;
         }

@@ -583,7 +583,7 @@ final class SequentialReader implements Closeable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       LOG.warn("POCache's sequential read-ahead stopped; reads of this stream wait for HDFS", e);
       synchronized (lock) {
         for (Slot s : slots) {

@@ -13,6 +13,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.ipc.RemoteException;
 import org.pocache.hdfs.client.BlockListDigest;
+import org.pocache.hdfs.compat.HadoopCompat;
 import org.pocache.manager.server.FileInfo;
 import org.pocache.manager.server.Namespace;
 
@@ -145,7 +146,7 @@ public final class ClientProtocolNamespace implements Namespace {
     }
     Set<String> dataNodes = new LinkedHashSet<>();
     for (LocatedBlock b : blocks.getLocatedBlocks()) {
-      for (DatanodeInfo d : b.getLocations()) {
+      for (DatanodeInfo d : HadoopCompat.locations(b)) {
         dataNodes.add(d.getXferAddr());
       }
     }

@@ -271,6 +271,9 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     return guarded(rpc, false);
   }
 
+  /** How a call that cannot work with this Hadoop client's classes is reported. */
+  private static final String WRONG_CLIENT = "the POCache Manager client does not work with this Hadoop client: ";
+
   private <T> T guarded(Rpc<T> rpc, boolean idempotent) throws IOException {
     if (breaker != null && !breaker.allow()) {
       skippedCalls.incrementAndGet();
@@ -296,15 +299,16 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
       IOException err = c instanceof IOException ? (IOException) c : new IOException(e);
       unanswered(err);
       throw err;
+    } catch (ClassCastException | LinkageError e) {
+      // A Hadoop client this jar was not built for (a class missing or changed, or Hadoop's
+      // RPC engine expecting its own relocated protobuf messages): for the caller an
+      // unreachable Manager, never an Error that fails its job.
+      IOException err = new IOException(WRONG_CLIENT + e, e);
+      unanswered(err);
+      throw err;
     } catch (RuntimeException e) {
       unanswered(e);
       throw e;
-    } catch (LinkageError e) {
-      // A Hadoop client this jar was not built for (a class missing or changed): for the
-      // caller an unreachable Manager, never an Error that fails its job.
-      IOException err = new IOException("the POCache Manager client does not work with this Hadoop client: " + e, e);
-      unanswered(err);
-      throw err;
     }
     answered();
     return answer;
@@ -323,7 +327,9 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     long now = System.currentTimeMillis();
     if (worthWarning && now - lastWarning >= WARN_EVERY_MILLIS) {
       lastWarning = now;
-      String check = String.valueOf(why.getMessage()).contains("cannot authenticate")
+      String check = String.valueOf(why.getMessage()).startsWith(WRONG_CLIENT)
+          ? "Install the POCache drop-in jar built for this Hadoop line (docs/operations.md, Troubleshooting)."
+          : String.valueOf(why.getMessage()).contains("cannot authenticate")
           ? "Check that this client has a Kerberos ticket or an HDFS delegation token (a standalone Manager needs "
               + PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY + " on clients too)."
           : "Check that the NameNode runs the POCache plugin and that " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY
