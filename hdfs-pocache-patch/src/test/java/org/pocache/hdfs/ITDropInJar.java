@@ -15,7 +15,7 @@ import java.util.jar.JarFile;
 import org.junit.Test;
 
 /**
- * The drop-in jar (after {@code package}): every class file runs on Java 8
+ * The drop-in jars (after {@code package}; for Hadoop 3.1 and for 3.3 and later): every class file runs on Java 8
  * (version 52 or lower), Jedis and its dependencies are relocated, Hadoop and
  * SLF4J are not bundled, the entry points are there, and so is the ISA-L JNI
  * library when this build compiled it.
@@ -24,14 +24,34 @@ public class ITDropInJar {
   private static final File JAR = new File(System.getProperty("pocache.dropin.dir", "target"),
       System.getProperty("pocache.dropin.name", "hdfs-pocache-patch-0.1.0-SNAPSHOT-dropin.jar"));
 
+  private static final File JAR33 = new File(System.getProperty("pocache.dropin33",
+      "../dropin-hadoop-3.3/target/hdfs-pocache-patch-hadoop-3.3-0.1.0-SNAPSHOT-dropin.jar"));
+
   @Test
   public void classFilesAreJava8AndDependenciesRelocated() throws IOException {
-    assertTrue("no drop-in jar at " + JAR, JAR.isFile());
+    check(JAR);
+  }
+
+  /** The jar for Hadoop 3.3 and later: the same, and its protocol on Hadoop's relocated protobuf 3. */
+  @Test
+  public void theHadoop33JarIsJava8AndSpeaksThirdpartyProtobuf() throws IOException {
+    check(JAR33);
+    try (JarFile jar = new JarFile(JAR33);
+         InputStream in = jar.getInputStream(jar.getJarEntry("org/pocache/manager/proto/PoCacheManagerProtos$DescriptorProto.class"))) {
+      String text = new String(readAll(in), "ISO-8859-1");
+      assertTrue("DescriptorProto is not built on org.apache.hadoop.thirdparty.protobuf",
+          text.contains("org/apache/hadoop/thirdparty/protobuf/GeneratedMessageV3"));
+      assertEquals(-1, text.indexOf("com/google/protobuf/"));
+    }
+  }
+
+  private static void check(File dropin) throws IOException {
+    assertTrue("no drop-in jar at " + dropin, dropin.isFile());
     List<String> tooNew = new ArrayList<>();
     List<String> unrelocated = new ArrayList<>();
     int classes = 0;
     boolean jedis = false;
-    try (JarFile jar = new JarFile(JAR)) {
+    try (JarFile jar = new JarFile(dropin)) {
       for (Enumeration<JarEntry> it = jar.entries(); it.hasMoreElements(); ) {
         JarEntry e = it.nextElement();
         String n = e.getName();
@@ -78,7 +98,7 @@ public class ITDropInJar {
       }
     }
     assertTrue(classes > 1000);
-    System.out.println(JAR.getName() + ": " + classes + " classes, " + JAR.length() / 1024 + " KiB, all Java 8");
+    System.out.println(dropin.getName() + ": " + classes + " classes, " + dropin.length() / 1024 + " KiB, all Java 8");
   }
 
   private static String head(List<String> l) {

@@ -42,11 +42,16 @@ import org.pocache.testkit.redis.RedisServerFixture;
  *       support, read the file as plain HDFS: the exact bytes, exit status 0, a WARN that
  *       names the drop-in jar as the cause.</li>
  * </ul>
- * The clients' jars come from the {@code hadoop-clients} modules ({@code target/lib}).
+ * With the drop-in for Hadoop 3.3 and later ({@code dropin-hadoop-3.3}) instead, the shaded
+ * 3.3.6, 3.4.1 and 3.5.0 clients and the unshaded 3.3.6 one all read through POCache and
+ * rebuild the stalled block. The clients' jars come from the {@code hadoop-clients}
+ * modules ({@code target/lib}).
  */
 public class ITOtherHadoopClients {
   private static final File JAR = new File(System.getProperty("pocache.dropin.dir", "target"),
       System.getProperty("pocache.dropin.name", "hdfs-pocache-patch-0.1.0-SNAPSHOT-dropin.jar"));
+  private static final File JAR33 = new File(System.getProperty("pocache.dropin33",
+      "../dropin-hadoop-3.3/target/hdfs-pocache-patch-hadoop-3.3-0.1.0-SNAPSHOT-dropin.jar"));
   private static final File CLIENTS = new File(System.getProperty("pocache.hadoop.clients", "../hadoop-clients"));
   private static final long BLOCK = 1 << 20;
   private static final int SUBBLOCK = 256 << 10;
@@ -105,7 +110,7 @@ public class ITOtherHadoopClients {
   @Test
   public void hadoop33ReadsThroughPoCacheAndMasksAStalledDataNode() throws Exception {
     Path p = cachedFile("/other/h33", 33);
-    Result r = catWithStall("hadoop-3.3", p);
+    Result r = catWithStall("hadoop-3.3", JAR, p);
     assertFileBytes("bytes read by the 3.3.6 client", 33, r.out);
     Matcher m = SUMMARY.matcher(r.err);
     assertTrue("no POCache client summary from the 3.3.6 client:\n" + r.err, m.find());
@@ -114,9 +119,43 @@ public class ITOtherHadoopClients {
   }
 
   @Test
+  public void hadoop33JarServesTheUnshaded33Client() throws Exception {
+    assertMasked("hadoop-3.3", 41);
+  }
+
+  @Test
+  public void hadoop33JarServesTheShaded33Client() throws Exception {
+    assertMasked("hadoop-3.3-shaded", 42);
+  }
+
+  @Test
+  public void hadoop33JarServesTheShaded34Client() throws Exception {
+    assertMasked("hadoop-3.4-shaded", 43);
+  }
+
+  @Test
+  public void hadoop33JarServesTheShaded35Client() throws Exception {
+    assertMasked("hadoop-3.5-shaded", 44);
+  }
+
+  /** Client {@code line} with the Hadoop 3.3 drop-in reads through POCache and rebuilds the stalled block. */
+  private static void assertMasked(String line, long seed) throws Exception {
+    assertTrue("no Hadoop 3.3 drop-in jar at " + JAR33, JAR33.isFile());
+    Path p = cachedFile("/other/j33-" + line, seed);
+    Result r = catWithStall(line, JAR33, p);
+    assertFileBytes("bytes read by the " + line + " client with the 3.3 jar", seed, r.out);
+    Matcher m = SUMMARY.matcher(r.err);
+    assertTrue("no POCache client summary from the " + line + " client:\n" + r.err, m.find());
+    System.out.println(line + " client, Hadoop 3.3 jar: " + m.group(0) + ")");
+    assertEquals("proactive opens:\n" + r.err, 1, Integer.parseInt(m.group(1)));
+    assertTrue("nothing rebuilt from parity around the stalled DataNode:\n" + r.err,
+        Integer.parseInt(m.group(3)) >= 1);
+  }
+
+  @Test
   public void shadedHadoop33ClientReadsAsPlainHdfs() throws Exception {
     Path p = cachedFile("/other/h33s", 34);
-    Result r = catWithStall("hadoop-3.3-shaded", p);
+    Result r = catWithStall("hadoop-3.3-shaded", JAR, p);
     assertFileBytes("bytes read by the shaded 3.3.6 client", 34, r.out);
     assertTrue("no WARN naming the drop-in jar:\n" + r.err,
         r.err.contains("WARN") && r.err.contains("drop-in jar built for this Hadoop line"));
@@ -125,7 +164,7 @@ public class ITOtherHadoopClients {
   @Test
   public void shadedHadoop34ClientReadsAsPlainHdfs() throws Exception {
     Path p = cachedFile("/other/h34s", 35);
-    Result r = catWithStall("hadoop-3.4-shaded", p);
+    Result r = catWithStall("hadoop-3.4-shaded", JAR, p);
     assertFileBytes("bytes read by the shaded 3.4.1 client", 35, r.out);
     assertTrue("no WARN saying POCache is off:\n" + r.err,
         r.err.contains("WARN") && r.err.contains("POCache is off for this FileSystem"));
@@ -152,7 +191,7 @@ public class ITOtherHadoopClients {
   }
 
   /** {@code hdfs dfs -cat p} by client {@code line} while DataNode 2 takes 3 s for every read. */
-  private static Result catWithStall(String line, Path p) throws Exception {
+  private static Result catWithStall(String line, File jar, Path p) throws Exception {
     File lib = new File(CLIENTS, line + "/target/lib");
     assertTrue("no client jars in " + lib + " (built by the hadoop-clients modules)", lib.isDirectory());
     String fsUri = hdfs.conf().get("fs.defaultFS");
@@ -167,7 +206,7 @@ public class ITOtherHadoopClients {
     List<String> cmd = new ArrayList<>(Arrays.asList(
         new File(System.getProperty("java.home"), "bin/java").getPath(),
         "-cp", conf.getAbsolutePath() + File.pathSeparator + lib.getAbsolutePath() + File.separator + "*"
-            + File.pathSeparator + JAR.getAbsolutePath(),
+            + File.pathSeparator + jar.getAbsolutePath(),
         "-Dlog4j.configuration=file:" + logConfig.getAbsolutePath(),
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.pocache=info",
         "-Dorg.slf4j.simpleLogger.logFile=System.err",

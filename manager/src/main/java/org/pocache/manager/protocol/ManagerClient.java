@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.ipc.ProtobufRpcEngine;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.net.NetUtils;
@@ -66,7 +65,7 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
         PoCacheConfigKeys.MANAGER_BREAKER_OPEN_DEFAULT, 0, 3_600_000);
     breaker = breakerOpenMillis == 0 ? null : new CircuitBreaker(1, breakerOpenMillis, System::currentTimeMillis);
     Configuration c = new Configuration(conf);
-    RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, ProtobufRpcEngine.class);
+    RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, RpcEngines.protobuf());
     // Do not spend the timeout on reconnect attempts to a Manager that is not there.
     c.setInt("ipc.client.connect.max.retries", 0);
     c.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
@@ -74,7 +73,7 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     proxy = RPC.getProtocolProxy(PoCacheManagerProtocolPB.class, RPC.getProtocolVersion(PoCacheManagerProtocolPB.class),
         address, UserGroupInformation.getCurrentUser(), c, NetUtils.getDefaultSocketFactory(c), rpcTimeoutMillis, null)
         .getProxy();
-    RPC.setProtocolEngine(c, PoCacheDataNodeProtocolPB.class, ProtobufRpcEngine.class);
+    RPC.setProtocolEngine(c, PoCacheDataNodeProtocolPB.class, RpcEngines.protobuf());
     this.user = UserGroupInformation.getCurrentUser();
     this.rpcConf = c;
     this.rpcTimeoutMillis = rpcTimeoutMillis;

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeys;
-import org.apache.hadoop.ipc.ProtobufRpcEngine;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.token.SecretManager;
@@ -15,6 +14,7 @@ import org.pocache.manager.proto.PoCacheManagerProtos.PoCacheManagerProtocolServ
 import org.pocache.manager.protocol.PoCacheDataNodeProtocolPB;
 import org.pocache.manager.protocol.PoCacheManagerProtocol;
 import org.pocache.manager.protocol.PoCacheManagerProtocolPB;
+import org.pocache.manager.protocol.RpcEngines;
 import org.pocache.manager.protocol.ServerSideTranslator;
 
 /**
@@ -41,13 +41,13 @@ public final class ManagerRpcServer implements AutoCloseable {
   public ManagerRpcServer(Configuration conf, InetSocketAddress bind, int handlers, PoCacheManagerProtocol impl,
       SecretManager<? extends TokenIdentifier> tokens) throws IOException {
     Configuration c = new Configuration(conf);
-    RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, ProtobufRpcEngine.class);
+    RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, RpcEngines.protobuf());
     BlockingService service = PoCacheManagerProtocolService.newReflectiveBlockingService(
         new ServerSideTranslator(impl));
     server = new RPC.Builder(c).setProtocol(PoCacheManagerProtocolPB.class).setInstance(service)
         .setBindAddress(bind.getHostString()).setPort(bind.getPort()).setNumHandlers(handlers).setVerbose(false)
         .setSecretManager(tokens).build();
-    RPC.setProtocolEngine(c, PoCacheDataNodeProtocolPB.class, ProtobufRpcEngine.class);
+    RPC.setProtocolEngine(c, PoCacheDataNodeProtocolPB.class, RpcEngines.protobuf());
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, PoCacheDataNodeProtocolPB.class,
         PoCacheDataNodeProtocolService.newReflectiveBlockingService(new ServerSideTranslator.DataNodes(impl)));
     if (c.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false)) {

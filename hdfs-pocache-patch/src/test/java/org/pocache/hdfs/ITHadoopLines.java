@@ -1,0 +1,133 @@
+package org.pocache.hdfs;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.pocache.hdfs.lines.LineCheck;
+import org.pocache.testkit.hdfs.StragglerDatasetFactory;
+import org.pocache.testkit.redis.RedisServerFixture;
+
+/**
+ * Each supported Hadoop line runs its own drop-in jar's plugins: {@link LineCheck} in a
+ * JVM on that line's HDFS jars (a MiniDFSCluster of Hadoop 3.3.6, 3.4.1 and 3.5.0 from the
+ * {@code hadoop-clients} modules, with the drop-in for Hadoop 3.3 and later; and of
+ * 3.1.4 with the Hadoop 3.1 drop-in) caches a file and reads it through POCache healthy,
+ * with a straggler DataNode (parity masks it), and with a DataNode stopped (its block
+ * rebuilt from parity).
+ */
+public class ITHadoopLines {
+  private static final File JAR31 = new File(System.getProperty("pocache.dropin.dir", "target"),
+      System.getProperty("pocache.dropin.name", "hdfs-pocache-patch-0.1.0-SNAPSHOT-dropin.jar"));
+  private static final File JAR33 = new File(System.getProperty("pocache.dropin33",
+      "../dropin-hadoop-3.3/target/hdfs-pocache-patch-hadoop-3.3-0.1.0-SNAPSHOT-dropin.jar"));
+  private static final File CLIENTS = new File(System.getProperty("pocache.hadoop.clients", "../hadoop-clients"));
+  private static final Pattern PLUGIN_STARTED = Pattern.compile("POCache DataNode plugin: service-rate heartbeats");
+
+  private static RedisServerFixture redis;
+  private static File logConfig;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    redis = RedisServerFixture.builder().start();
+    logConfig = new File(System.getProperty("java.io.tmpdir"), "hadoop-lines-log4j.properties");
+    Files.write(logConfig.toPath(), Arrays.asList(
+        "log4j.rootLogger=WARN, out",
+        "log4j.logger.org.pocache=INFO",
+        "log4j.appender.out=org.apache.log4j.ConsoleAppender",
+        "log4j.appender.out.target=System.out",
+        "log4j.appender.out.layout=org.apache.log4j.PatternLayout",
+        "log4j.appender.out.layout.ConversionPattern=%p %c{1}: %m%n"), StandardCharsets.UTF_8);
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @Test
+  public void hadoop31() throws Exception {
+    check("3.1.4", ITDropInJarRuns.hadoopOnlyClasspath(), JAR31);
+  }
+
+  @Test
+  public void hadoop33() throws Exception {
+    check("3.3.6", lib("hadoop-3.3-cluster"), JAR33);
+  }
+
+  @Test
+  public void hadoop34() throws Exception {
+    check("3.4.1", lib("hadoop-3.4-cluster"), JAR33);
+  }
+
+  @Test
+  public void hadoop35() throws Exception {
+    check("3.5.0", lib("hadoop-3.5-cluster"), JAR33);
+  }
+
+  private static String lib(String module) {
+    File lib = new File(CLIENTS, module + "/target/lib");
+    assertTrue("no Hadoop jars in " + lib + " (built by the hadoop-clients modules)", lib.isDirectory());
+    return lib.getAbsolutePath() + File.separator + "*";
+  }
+
+  private static void check(String version, String hadoopClasspath, File jar) throws Exception {
+    assertTrue("no drop-in jar at " + jar, jar.isFile());
+    File work = new File(System.getProperty("java.io.tmpdir"), "line-" + version);
+    String testClasses = where(LineCheck.class) + File.pathSeparator + where(StragglerDatasetFactory.class);
+    List<String> cmd = new ArrayList<>(Arrays.asList(
+        new File(System.getProperty("java.home"), "bin/java").getPath(), "-Xmx1g",
+        "-cp", hadoopClasspath + File.pathSeparator + jar.getAbsolutePath() + File.pathSeparator + testClasses,
+        "-Dlog4j.configuration=file:" + logConfig.getAbsolutePath(),
+        "-Dtest.build.data=" + work.getAbsolutePath(), "-Dhadoop.tmp.dir=" + work.getAbsolutePath(),
+        LineCheck.class.getName(), redis.host() + ":" + redis.port(), work.getAbsolutePath()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    byte[] out = readAll(p.getInputStream());
+    assertTrue("Hadoop " + version + " line check did not finish", p.waitFor(300, TimeUnit.SECONDS));
+    String text = new String(out, StandardCharsets.UTF_8);
+    Matcher ok = Pattern.compile("LINECHECK OK .*").matcher(text);
+    assertTrue("Hadoop " + version + " with " + jar.getName() + ":\n" + tail(text), ok.find());
+    assertEquals("exit status of the Hadoop " + version + " line check:\n" + tail(text), 0, p.exitValue());
+    int plugins = 0;
+    for (Matcher m = PLUGIN_STARTED.matcher(text); m.find(); ) {
+      plugins++;
+    }
+    assertEquals("DataNode plugins started on Hadoop " + version + ":\n" + tail(text), 5, plugins);
+    Matcher straggler = Pattern.compile("straggler read: .*").matcher(text);
+    System.out.println("Hadoop " + version + ", " + jar.getName() + ": " + ok.group()
+        + (straggler.find() ? "; " + straggler.group() : ""));
+  }
+
+  /** The class path entry (directory or jar) a class was loaded from. */
+  private static String where(Class<?> c) throws java.net.URISyntaxException {
+    return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getAbsolutePath();
+  }
+
+  private static String tail(String text) {
+    String[] lines = text.split("\n");
+    return String.join("\n", Arrays.copyOfRange(lines, Math.max(0, lines.length - 60), lines.length));
+  }
+
+  private static byte[] readAll(java.io.InputStream in) throws IOException {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    byte[] buf = new byte[1 << 16];
+    for (int n; (n = in.read(buf)) > 0; ) {
+      b.write(buf, 0, n);
+    }
+    return b.toByteArray();
+  }
+}
