@@ -462,7 +462,7 @@ cl_status() {
   return $rc
 }
 
-cl_dropin_jar() { ls "$CL_LIB"/hdfs-pocache-patch-*-dropin.jar | head -1; }
+cl_dropin_jar() { ls "$CL_LIB"/hdfs-pocache-patch-[0-9]*-dropin.jar | head -1; }
 
 # --- stragglers ------------------------------------------------------------------
 

@@ -22,10 +22,14 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       Defaults: all three jobs, 3 repeats, 256 MiB inputs in 32 MiB blocks, every DataNode
       shaped to 8 MiB/s (on 2 cores a map task computes at about 1 MiB/s, so a task
       reads about as fast as it computes, as on a balanced cluster).
-  spark [--jobs wordcount,parquet] [--repeats N] [--input-mib M] [--block-mib B]
-        [--rate MiB/s] [--straggler i|auto] [--factor F] [--json F]
-      Spark 3.3.4 (local[2] driver on the cluster's Hadoop 3.1.4 client jars) jobs, stock
-      HDFS vs POCache (-Dspark.hadoop.fs.hdfs.impl), without and with a straggler: an RDD
+  spark [--spark 3.3|3.5|4.0|4.2] [--jobs wordcount,parquet] [--repeats N] [--input-mib M]
+        [--block-mib B] [--rate MiB/s] [--straggler i|auto] [--factor F] [--json F]
+      Spark jobs (local[2] driver), stock HDFS vs POCache (-Dspark.hadoop.fs.hdfs.impl),
+      without and with a straggler. --spark 3.3 (default): Spark 3.3.4 on the cluster's
+      Hadoop 3.1.4 client jars with the Hadoop 3.1 drop-in; 3.5, 4.0, 4.2: Spark 3.5.9,
+      4.0.1, 4.2.0 with the shaded Hadoop client each bundles (3.3.4, 3.4.1, 3.5.0) and the
+      drop-in for Hadoop 3.3 and later. Every POCache run must read through POCache (the
+      Manager's hits during the job). The jobs: an RDD
       word count (textFile: one task per block) and a DataFrame that writes the words as
       Parquet, reads them back and aggregates. Job time (the Spark actions), the tasks'
       input metrics (must equal stock HDFS's) and outputs compared. Defaults: both jobs,
@@ -324,31 +328,68 @@ ex_stragglers() {
 
 SPARK_DIR() { echo "$POCACHE_HOME/experiments/spark"; }
 
-# Builds the Spark jobs and fetches Spark 3.3.4 (once; about 160 MB).
+# --spark LINE -> "spark version, Scala binary version, Maven profile" (see experiments/spark/pom.xml).
+ex_spark_line() {
+  case "$1" in
+    3.3) echo "3.3.4 2.12 hadoop31" ;;
+    3.5) echo "3.5.9 2.12 bundled" ;;
+    4.0) echo "4.0.1 2.13 bundled" ;;
+    4.2) echo "4.2.0 2.13 bundled" ;;
+    *) die "experiment spark: --spark must be 3.3, 3.5, 4.0 or 4.2, got '$1'" ;;
+  esac
+}
+
+# Builds the Spark jobs for Spark $SPARK_VERSION and fetches that Spark (once per version).
 ex_spark_build() {
-  local d
+  local d t jar
   d=$(SPARK_DIR)
-  if [[ ! -f "$d/target/pocache-experiments-spark-1.jar" || "$d/src" -nt "$d/target/pocache-experiments-spark-1.jar" \
-      || -n $(find "$d/src" -newer "$d/target/pocache-experiments-spark-1.jar" -type f 2>/dev/null) ]]; then
-    say "experiment spark: building the Spark jobs (Spark 3.3.4 from Maven Central, once; log in $d/target/build.log)"
-    mkdir -p "$d/target"
-    (cd "$d" && mvn -B -q package >"$d/target/build.log" 2>&1) || { tail -20 "$d/target/build.log" >&2; die "experiment spark: build failed; see $d/target/build.log"; }
+  t="$d/target/spark-$SPARK_VERSION"
+  jar="$t/pocache-experiments-spark-1.jar"
+  if [[ ! -f "$jar" || -n $(find "$d/src" "$d/pom.xml" -newer "$jar" -type f 2>/dev/null) ]]; then
+    say "experiment spark: building the Spark jobs (Spark $SPARK_VERSION from Maven Central, once; log in $t/build.log)"
+    mkdir -p "$t"
+    (cd "$d" && mvn -B -q package -P"$SPARK_PROFILE" -Dspark.version="$SPARK_VERSION" -Dscala.binary="$SPARK_SCALA" \
+      >"$t/build.log" 2>&1) || { tail -20 "$t/build.log" >&2; die "experiment spark: build failed; see $t/build.log"; }
   fi
 }
 
-# Runs one Spark job; prints its JSON line (with the JVM's wall time added) on stdout, its log to $2.
+# The drop-in a Spark job puts on its class path: the cluster's (Hadoop 3.1) for Spark on the
+# cluster's client jars, the one for Hadoop 3.3 and later for a Spark with its own shaded client.
+ex_spark_dropin() {
+  if [[ $SPARK_PROFILE == hadoop31 ]]; then
+    cl_dropin_jar
+    return
+  fi
+  local j
+  j=$(ls "$POCACHE_HOME"/dropin-hadoop-3.3/target/hdfs-pocache-patch-hadoop-3.3-*-dropin.jar 2>/dev/null | head -1)
+  [[ -n "$j" ]] || die "experiment spark: no drop-in for Hadoop 3.3 and later; run 'scripts/pocache build' first"
+  echo "$j"
+}
+
+# The Manager's count of lookups it answered with cached parity (admin -report's Hits).
+ex_manager_hits() {
+  cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -report 2>/dev/null \
+    | awk '$1 == "Hits:" {print $2}'
+}
+
+# Runs one Spark job; prints its JSON line (with the JVM's wall time, the Manager's hits
+# during the job and the proactive opens of the client's summary, when its log still
+# took it at exit, added) on stdout, its log to $2.
 ex_spark_job() { # fsimpl, log, job, input, output
-  local fs=$1 log=$2 job=$3 in=$4 out=$5 d opens="" p t0 t1 line
+  local fs=$1 log=$2 job=$3 in=$4 out=$5 d t opens="" p t0 t1 line proactive hits0 hits1
   d=$(SPARK_DIR)
+  t="$d/target/spark-$SPARK_VERSION"
   for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
-      java.util.concurrent.atomic sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
+      java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
     opens="$opens --add-opens java.base/$p=ALL-UNNAMED"
   done
+  hits0=$(ex_manager_hits)
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
-  if ! HADOOP_CONF_DIR=$CL_CONF SPARK_LOCAL_IP=127.0.0.1 "$JAVA" -Xmx2g $opens -Dspark.master='local[2]' \
+  if ! HADOOP_CONF_DIR=$CL_CONF SPARK_LOCAL_IP=127.0.0.1 "$JAVA" -Xmx2g $opens -Djdk.reflect.useDirectMethodHandle=false \
+      -Dio.netty.tryReflectionSetAccessible=true -Dspark.master='local[2]' \
       -Dspark.ui.enabled=false -Dspark.sql.shuffle.partitions=4 -Dspark.hadoop.fs.hdfs.impl="$fs" \
-      -cp "$CL_CONF:$d/target/pocache-experiments-spark-1.jar:$d/target/lib/*:$(cl_dropin_jar)" \
+      -cp "$CL_CONF:$t/pocache-experiments-spark-1.jar:$t/lib/*:$(ex_spark_dropin)" \
       org.pocache.experiments.spark.SparkJobs "$job" "hdfs://127.0.0.1:9000$in" "hdfs://127.0.0.1:9000$out" \
       >"$log" 2>&1; then
     tail -30 "$log" >&2
@@ -357,14 +398,21 @@ ex_spark_job() { # fsimpl, log, job, input, output
   t1=$(date +%s%N)
   line=$(grep '^{"job"' "$log" | tail -1)
   [[ -n "$line" ]] || die "experiment spark: job $job printed no result; see $log"
-  echo "${line%\}},\"wall_ms\":$(((t1 - t0) / 1000000))}"
+  hits1=$(ex_manager_hits)
+  [[ -n "$hits0" && -n "$hits1" ]] || die "experiment spark: the Manager's report could not be read (admin -report)"
+  proactive=$(grep -o 'POCache client summary: [0-9]* proactive opens' "$log" | awk '{s += $4} END {print s + 0}')
+  if [[ $fs == "$POCACHE_FS" && $((hits1 - hits0)) -eq 0 ]]; then
+    die "experiment spark: job $job read nothing through POCache (the Manager served no cached parity); see $log"
+  fi
+  echo "${line%\}},\"wall_ms\":$(((t1 - t0) / 1000000)),\"manager_hits\":$((hits1 - hits0)),\"proactive_opens\":$proactive}"
 }
 
 ex_spark() {
-  local jobs=wordcount,parquet repeats=3 input=128 block=16 straggler=auto factor=10 rate=8
+  local jobs=wordcount,parquet repeats=3 input=128 block=16 straggler=auto factor=10 rate=8 spark=3.3
   local json="$CLUSTER_DIR/results/spark.json"
   while [[ $# -gt 0 ]]; do
     case "$1" in
+      --spark) spark=$2; shift 2 ;;
       --jobs) jobs=$2; shift 2 ;;
       --repeats) repeats=$2; shift 2 ;;
       --input-mib) input=$2; shift 2 ;;
@@ -383,8 +431,11 @@ ex_spark() {
   for j in ${jobs//,/ }; do
     [[ $j == wordcount || $j == parquet ]] || die "experiment spark: unknown job '$j' (wordcount, parquet)"
   done
+  read -r SPARK_VERSION SPARK_SCALA SPARK_PROFILE <<<"$(ex_spark_line "$spark")"
+  [[ $spark == 3.3 || $json != "$CLUSTER_DIR/results/spark.json" ]] || json="$CLUSTER_DIR/results/spark-$spark.json"
   ex_require_cluster
   ex_spark_build
+  ex_spark_dropin >/dev/null
   local work="$CLUSTER_DIR/results/spark" rows="$CLUSTER_DIR/results/spark.rows" in=/ex/spark-in-$input-$block
   mkdir -p "$work"
   : >"$rows"
@@ -438,7 +489,8 @@ ex_spark() {
     done
   done
   cl_straggler off >/dev/null
-  python3 "$POCACHE_HOME/scripts/lib/summarize.py" spark "$rows" "$json" "$dn" "$factor" "$input" "$block"
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" spark "$rows" "$json" "$dn" "$factor" "$input" "$block" \
+    "$SPARK_VERSION" "$(basename "$(ex_spark_dropin)")"
 }
 
 ex_plot() {

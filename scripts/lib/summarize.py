@@ -40,6 +40,8 @@ def mapreduce(rows_file, out, dn, factor, input_mib, block_mib):
             key = "ratio_straggler" if state == "straggler" else "ratio_no_straggler"
             row[key] = round(ratio, 3)
             row[state] = {"vanilla_ms": sv, "pocache_ms": sp,
+                          "pocache_manager_hits": [r.get("manager_hits", 0) for r in sel["pocache"]],
+                          "pocache_proactive_opens": [r.get("proactive_opens", 0) for r in sel["pocache"]],
                           "vanilla_map_task_ms": stats(maps[(job, state, "vanilla")]),
                           "pocache_map_task_ms": stats(maps[(job, state, "pocache")])}
             print(f"{job:10} {state:10} {sv['median']:8.0f} ({sv['min']:.0f}-{sv['max']:.0f}) "
@@ -86,7 +88,7 @@ def spark_digest(rows_file, job):
             return
 
 
-def spark(rows_file, out, dn, factor, input_mib, block_mib):
+def spark(rows_file, out, dn, factor, input_mib, block_mib, spark_version="3.3.4", dropin=""):
     rows_in = spark_rows(rows_file)
     order = []
     for r in rows_in:
@@ -111,6 +113,8 @@ def spark(rows_file, out, dn, factor, input_mib, block_mib):
             ok_metrics = ok_metrics and same
             row["ratio_straggler" if state == "straggler" else "ratio_no_straggler"] = round(ratio, 3)
             row[state] = {"vanilla_ms": sv, "pocache_ms": sp,
+                          "pocache_manager_hits": [r.get("manager_hits", 0) for r in sel["pocache"]],
+                          "pocache_proactive_opens": [r.get("proactive_opens", 0) for r in sel["pocache"]],
                           "vanilla_jvm_ms": stats([r["wall_ms"] for r in sel["vanilla"]]),
                           "pocache_jvm_ms": stats([r["wall_ms"] for r in sel["pocache"]]),
                           "vanilla_input_bytes": iv, "pocache_input_bytes": ip,
@@ -119,7 +123,7 @@ def spark(rows_file, out, dn, factor, input_mib, block_mib):
                   f"{sp['median']:8.0f} ({sp['min']:.0f}-{sp['max']:.0f}) {ratio:6.3f}  "
                   f"{','.join(map(str, iv))} / {','.join(map(str, ip))}{'' if same else '  DIFFER'}")
         rows.append(row)
-    doc = {"experiment": "spark", "spark": "3.3.4 local[2]", "straggler_datanode": dn,
+    doc = {"experiment": "spark", "spark": spark_version + " local[2]", "dropin": dropin, "straggler_datanode": dn,
            "straggler_factor": float(factor), "input_mib": int(input_mib), "block_mib": int(block_mib),
            "input_metrics_equal": ok_metrics, "rows": rows}
     with open(out, "w") as f:

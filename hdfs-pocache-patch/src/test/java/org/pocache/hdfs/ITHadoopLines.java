@@ -26,7 +26,8 @@ import org.pocache.testkit.redis.RedisServerFixture;
  * {@code hadoop-clients} modules, with the drop-in for Hadoop 3.3 and later; and of
  * 3.1.4 with the Hadoop 3.1 drop-in) caches a file and reads it through POCache healthy,
  * with a straggler DataNode (parity masks it), and with a DataNode stopped (its block
- * rebuilt from parity).
+ * rebuilt from parity); for 3.3 and later the line's shaded client (as Spark bundles it)
+ * also reads it around the straggler in a JVM of its own.
  */
 public class ITHadoopLines {
   private static final File JAR31 = new File(System.getProperty("pocache.dropin.dir", "target"),
@@ -61,31 +62,36 @@ public class ITHadoopLines {
 
   @Test
   public void hadoop31() throws Exception {
-    check("3.1.4", ITDropInJarRuns.hadoopOnlyClasspath(), JAR31);
+    check("3.1.4", ITDropInJarRuns.hadoopOnlyClasspath(), JAR31, null);
   }
 
   @Test
   public void hadoop33() throws Exception {
-    check("3.3.6", lib("hadoop-3.3-cluster"), JAR33);
+    check("3.3.6", lib("hadoop-3.3-cluster"), JAR33, libDir("hadoop-3.3-shaded"));
   }
 
   @Test
   public void hadoop34() throws Exception {
-    check("3.4.1", lib("hadoop-3.4-cluster"), JAR33);
+    check("3.4.1", lib("hadoop-3.4-cluster"), JAR33, libDir("hadoop-3.4-shaded"));
   }
 
   @Test
   public void hadoop35() throws Exception {
-    check("3.5.0", lib("hadoop-3.5-cluster"), JAR33);
+    check("3.5.0", lib("hadoop-3.5-cluster"), JAR33, libDir("hadoop-3.5-shaded"));
   }
 
   private static String lib(String module) {
-    File lib = new File(CLIENTS, module + "/target/lib");
-    assertTrue("no Hadoop jars in " + lib + " (built by the hadoop-clients modules)", lib.isDirectory());
-    return lib.getAbsolutePath() + File.separator + "*";
+    return libDir(module).getAbsolutePath() + File.separator + "*";
   }
 
-  private static void check(String version, String hadoopClasspath, File jar) throws Exception {
+  private static File libDir(String module) {
+    File lib = new File(CLIENTS, module + "/target/lib");
+    assertTrue("no Hadoop jars in " + lib + " (built by the hadoop-clients modules)", lib.isDirectory());
+    return lib;
+  }
+
+  /** @param shaded the line's shaded client (its jars), to read through POCache as well; null: none */
+  private static void check(String version, String hadoopClasspath, File jar, File shaded) throws Exception {
     assertTrue("no drop-in jar at " + jar, jar.isFile());
     File work = new File(System.getProperty("java.io.tmpdir"), "line-" + version);
     String testClasses = where(LineCheck.class) + File.pathSeparator + where(StragglerDatasetFactory.class);
@@ -95,6 +101,10 @@ public class ITHadoopLines {
         "-Dlog4j.configuration=file:" + logConfig.getAbsolutePath(),
         "-Dtest.build.data=" + work.getAbsolutePath(), "-Dhadoop.tmp.dir=" + work.getAbsolutePath(),
         LineCheck.class.getName(), redis.host() + ":" + redis.port(), work.getAbsolutePath()));
+    if (shaded != null) {
+      cmd.add(shaded.getAbsolutePath());
+      cmd.add(jar.getAbsolutePath());
+    }
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     byte[] out = readAll(p.getInputStream());
     assertTrue("Hadoop " + version + " line check did not finish", p.waitFor(300, TimeUnit.SECONDS));
@@ -108,8 +118,12 @@ public class ITHadoopLines {
     }
     assertEquals("DataNode plugins started on Hadoop " + version + ":\n" + tail(text), 5, plugins);
     Matcher straggler = Pattern.compile("straggler read: .*").matcher(text);
+    Matcher shadedRead = Pattern.compile("shaded client: .*").matcher(text);
+    if (shaded != null) {
+      assertTrue("the shaded " + version + " client did not read:\n" + tail(text), shadedRead.find(0));
+    }
     System.out.println("Hadoop " + version + ", " + jar.getName() + ": " + ok.group()
-        + (straggler.find() ? "; " + straggler.group() : ""));
+        + (straggler.find() ? "; " + straggler.group() : "") + (shaded != null ? "; " + shadedRead.group() : ""));
   }
 
   /** The class path entry (directory or jar) a class was loaded from. */

@@ -29,12 +29,16 @@ import org.pocache.testkit.hdfs.StragglerDatasetFactory;
  * a 4-block file with block i on DataNode i, has the Manager fill its parity, and reads
  * it whole through PoCacheFileSystem three times: healthy; with the DataNode of block 2
  * taking 3 s for every read (a straggler, masked by parity); and with the DataNode of
- * block 1 stopped (replication 1: stock HDFS cannot read the file any more). Prints
+ * block 1 stopped (replication 1: stock HDFS cannot read the file any more). Given a
+ * shaded client of the line ({@code hadoop-client-api} and {@code -runtime}, as Spark
+ * bundles them) and the drop-in jar, it also has that client read the file with
+ * {@code hdfs dfs -cat} in a JVM of its own while the straggler is slow, and checks that
+ * its bytes are exact and that it rebuilt the straggler's block from parity. Prints
  * {@code LINECHECK OK} and the client's counters, or exits 1 naming what went wrong.
  *
  * <p>Only Hadoop APIs that every supported line shares are used here: it is compiled
  * against Hadoop 3.1 and runs on 3.3, 3.4 and 3.5. Usage: {@code LineCheck <redis
- * host:port> <work dir>}.
+ * host:port> <work dir> [<shaded client lib dir> <drop-in jar>]}.
  */
 public final class LineCheck {
   private static final int BLOCK = 1 << 20;
@@ -44,8 +48,8 @@ public final class LineCheck {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("Usage: LineCheck <redis host:port> <work dir>");
+    if (args.length != 2 && args.length != 4) {
+      System.err.println("Usage: LineCheck <redis host:port> <work dir> [<shaded client lib dir> <drop-in jar>]");
       System.exit(2);
     }
     int managerPort;
@@ -100,6 +104,14 @@ public final class LineCheck {
           throw new IllegalStateException("the straggler's block was not rebuilt from parity: " + masked
               + " substripes decoded");
         }
+        if (args.length == 4) {
+          straggler.setDelayPerRead(3000);
+          try {
+            shadedCat(new File(args[1]), new File(args[2]), new File(args[3]), client, p, data);
+          } finally {
+            straggler.reset();
+          }
+        }
         cluster.stopDataNode(1);
         readAndCheck(fs, p, data, "with the DataNode of block 1 stopped");
         System.out.println("LINECHECK OK proactiveOpens=" + pfs.proactiveOpens() + " readSubstripes="
@@ -140,6 +152,61 @@ public final class LineCheck {
             + ", not " + expected);
       }
     }
+  }
+
+  /** {@code hdfs dfs -cat p} by a shaded client in a JVM of its own, configured by site files. */
+  private static void shadedCat(File work, File lib, File jar, Configuration client, Path p, byte[] data)
+      throws Exception {
+    File conf = new File(work, "shaded-client-conf");
+    conf.mkdirs();
+    site(new File(conf, "core-site.xml"), "fs.defaultFS", client.get("fs.defaultFS"),
+        "fs.hdfs.impl", PoCacheFileSystem.class.getName());
+    site(new File(conf, "hdfs-site.xml"), "dfs.pocache.enabled", "true",
+        "dfs.pocache.manager.address", client.get("dfs.pocache.manager.address"),
+        "dfs.pocache.redis.hosts", client.get("dfs.pocache.redis.hosts"));
+    File err = new File(work, "shaded-client.err");
+    Process cat = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
+        "-cp", conf.getAbsolutePath() + File.pathSeparator + lib.getAbsolutePath() + File.separator + "*"
+            + File.pathSeparator + jar.getAbsolutePath(),
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.pocache=info",
+        "org.apache.hadoop.fs.FsShell", "-cat", p.toString())
+        .redirectError(err).start();
+    byte[] got;
+    try (java.io.InputStream in = cat.getInputStream()) {
+      java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+      byte[] buf = new byte[1 << 16];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        b.write(buf, 0, n);
+      }
+      got = b.toByteArray();
+    }
+    if (!cat.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) || cat.exitValue() != 0) {
+      throw new IllegalStateException("the shaded client's -cat failed; its log: " + read(err));
+    }
+    if (!java.util.Arrays.equals(got, data)) {
+      throw new IllegalStateException("the shaded client read " + got.length + " bytes that are not the file's");
+    }
+    String log = read(err);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "POCache client summary: (\\d+) proactive opens served (\\d+) substripes \\((\\d+) rebuilt").matcher(log);
+    if (!m.find() || Integer.parseInt(m.group(1)) != 1 || Integer.parseInt(m.group(3)) < 1) {
+      throw new IllegalStateException("the shaded client did not read through POCache around the straggler: " + log);
+    }
+    System.out.println("shaded client: " + data.length + " bytes exact; " + m.group() + ")");
+  }
+
+  private static void site(File f, String... keysAndValues) throws IOException {
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      xml.append("  <property><name>").append(keysAndValues[i]).append("</name><value>")
+          .append(keysAndValues[i + 1]).append("</value></property>\n");
+    }
+    java.nio.file.Files.write(f.toPath(), xml.append("</configuration>\n").toString()
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  private static String read(File f) throws IOException {
+    return new String(java.nio.file.Files.readAllBytes(f.toPath()), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private static void readAndCheck(FileSystem fs, Path p, byte[] data, String when) throws IOException {
