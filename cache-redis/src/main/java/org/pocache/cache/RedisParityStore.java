@@ -19,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -71,12 +70,7 @@ public final class RedisParityStore implements AutoCloseable {
     this.client = client;
     this.breaker = new CircuitBreaker(settings.breakerFailures, settings.breakerOpenMillis,
         System::currentTimeMillis);
-    AtomicInteger n = new AtomicInteger();
-    ThreadFactory tf = r -> {
-      Thread t = new Thread(r, "pocache-redis-put-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
+    ThreadFactory tf = DaemonThreads.numbered("pocache-redis-put");
     int uploadThreads = Math.max(1, Math.min(4, settings.poolMax / 2));
     this.async = Executors.newFixedThreadPool(uploadThreads, tf);
     this.respSets = settings.respSet && settings.topology == RedisSettings.Topology.STANDALONE && !settings.tls

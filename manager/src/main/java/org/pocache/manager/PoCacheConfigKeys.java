@@ -1,5 +1,7 @@
 package org.pocache.manager;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.pocache.cache.RedisSettings;
 
 /**
@@ -8,6 +10,8 @@ import org.pocache.cache.RedisSettings;
  * {@code pocache-default.xml} and in the key tables of docs/configuration.md, and
  * TestConfigDocs keeps the three in step.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class PoCacheConfigKeys {
   private PoCacheConfigKeys() {
   }

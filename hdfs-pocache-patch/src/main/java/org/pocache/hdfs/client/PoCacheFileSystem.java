@@ -19,6 +19,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -33,6 +35,7 @@ import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.util.Progressable;
+import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.coder.CodeParameters;
@@ -77,6 +80,8 @@ import org.slf4j.LoggerFactory;
  * unreachable, a descriptor for another file length) gives the vanilla stream and
  * is counted ({@link #fallbacks()}).
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public class PoCacheFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheFileSystem.class);
   private static final int LOOKUP_THREADS = 16;
@@ -147,22 +152,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     slowSources = new SlowSources(this::stragglers);
     readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
         PoCacheConfigKeys.READ_FILL_MAX_DEFAULT, 0, Long.MAX_VALUE);
-    AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<Runnable>(), r -> {
-          Thread t = new Thread(r, "pocache-read-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        new LinkedBlockingQueue<Runnable>(), DaemonThreads.numbered("pocache-read"));
     p.allowCoreThreadTimeOut(true);
     pool = p;
-    AtomicInteger l = new AtomicInteger();
     lookups = new ThreadPoolExecutor(0, LOOKUP_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<Runnable>(),
-        r -> {
-          Thread t = new Thread(r, "pocache-lookup-" + l.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        }, new ThreadPoolExecutor.CallerRunsPolicy());
+        DaemonThreads.numbered("pocache-lookup"), new ThreadPoolExecutor.CallerRunsPolicy());
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
     try {

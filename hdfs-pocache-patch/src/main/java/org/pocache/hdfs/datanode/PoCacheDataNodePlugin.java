@@ -16,6 +16,7 @@ import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.server.Manager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.pocache.cache.DaemonThreads;
 
 /**
  * {@code dfs.datanode.plugins}: every {@code dfs.pocache.datanode.heartbeat.interval.ms}
@@ -58,11 +59,7 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
       int timeout = Math.max(interval, PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
           PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000));
       InetSocketAddress manager = Manager.connectAddress(conf, FileSystem.getDefaultUri(conf).getHost());
-      timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "pocache-datanode-heartbeat");
-        t.setDaemon(true);
-        return t;
-      });
+      timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("pocache-datanode-heartbeat"));
       timer.scheduleWithFixedDelay(() -> beat(dn, conf, manager, timeout), interval, interval, TimeUnit.MILLISECONDS);
       LOG.info("POCache DataNode plugin: service-rate heartbeats every {} ms to the Manager at {}", interval,
           manager);

@@ -8,7 +8,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -16,6 +15,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.pocache.cache.Crc32c;
+import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
@@ -72,13 +72,8 @@ public final class FillWorker implements ParityFiller {
     bytesPerSecond = PoCacheConfig.getLong(conf, PoCacheConfigKeys.FILL_BANDWIDTH_KEY,
         PoCacheConfigKeys.FILL_BANDWIDTH_DEFAULT, 0, Long.MAX_VALUE);
     coder = PoCacheConfig.getCoder(conf);
-    AtomicInteger n = new AtomicInteger();
     pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<Runnable>(queue),
-        r -> {
-          Thread t = new Thread(r, "pocache-fill-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        DaemonThreads.numbered("pocache-fill"));
   }
 
   @Override

@@ -25,6 +25,7 @@ import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AccessControlList;
+import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.cache.RedisParityStore;
@@ -203,11 +204,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         PoCacheConfigKeys.MANAGER_USER_SHARE_DEFAULT, 0.0, 1.0);
     lastGeneration = clock.getAsLong() * 1000; // unique across Manager restarts while the clock moves on
     metrics = new ManagerMetrics(this::gauges);
-    ScheduledThreadPoolExecutor h = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "pocache-manager-housekeeping");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledThreadPoolExecutor h = new ScheduledThreadPoolExecutor(1,
+        DaemonThreads.named("pocache-manager-housekeeping"));
     h.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     housekeeping = h;
   }
