@@ -332,13 +332,19 @@ final class PoCacheInputStream extends FSInputStream
     return in;
   }
 
-  /** What parity did for the reads so far. */
   /** The sequential reader's streamed bytes, 0 if there is none yet (for tests). */
   long streamedBytes() {
     SequentialReader s = sequential;
     return s == null ? 0 : s.streamedBytes();
   }
 
+  /** Subblocks the sequential reader rebuilt from parity, per block of the file (for tests). */
+  java.util.Map<Long, Integer> decodedPerBlock() {
+    SequentialReader s = sequential;
+    return s == null ? java.util.Collections.emptyMap() : s.decodedPerBlock();
+  }
+
+  /** What parity did for the reads so far. */
   ProactiveReader.Outcome outcome() {
     return outcome;
   }

@@ -17,6 +17,7 @@ import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.SubblockAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.pocache.cache.DaemonThreads;
 
 /**
  * Sequential reads of a replicated file whose parity is cached, as a MapReduce or
@@ -48,8 +49,12 @@ import org.slf4j.LoggerFactory;
  *       a DataNode make single subblocks late on healthy DataNodes; taking their
  *       blocks over would load the other DataNodes (and the readers streaming from
  *       them) with k - 1 times the bytes. A block whose DataNodes are all on the
- *       Manager's straggler list is rebuilt from its first subblock, never
- *       streamed;</li>
+ *       Manager's straggler list is rebuilt from its first subblock;</li>
+ *   <li>a rebuild still running after {@value #RACE_LATE_REBUILD} deadlines waits on a
+ *       slow piece of its own (the list named a healthy DataNode and missed the slow
+ *       one): the subblock is streamed too, and if the stream wins, the rest of its
+ *       block is streamed again, so a wrong straggler list costs a read a few
+ *       deadlines, not the slow DataNode's time;</li>
  *   <li>a subblock parity cannot rescue (more than m pieces of its substripe on
  *       slow DataNodes, parity missing or damaged) is streamed, exactly as HDFS
  *       would read it.</li>
@@ -73,6 +78,11 @@ final class SequentialReader implements Closeable {
   private static final long FIRST_DEADLINE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   /** Late subblocks in a row after which the rest of their block is left to parity. */
   static final int TAKEOVER_AFTER = 2;
+  /**
+   * A rebuild still running after this many deadlines waits on a slow piece of its own:
+   * the subblock is streamed as well.
+   */
+  static final int RACE_LATE_REBUILD = 2;
 
   /** Opens the streamer's own stream of the same file (checked to hold the same blocks). */
   interface Opener {
@@ -83,6 +93,8 @@ final class SequentialReader implements Closeable {
   private final StripeLayout layout;
   private final ProactiveReader proactive;
   private final DegradedReader rebuilds;
+  /** Subblocks rebuilt from parity, per block of the file (for tests and DEBUG). @GuardedBy("lock") */
+  private final Map<Long, Integer> decodedPerBlock = new HashMap<>();
   private final BufferPool buffers;
   private final LongConsumer uncount;
   private final ProactiveReader.Outcome outcome;
@@ -151,6 +163,8 @@ final class SequentialReader implements Closeable {
     byte[] rebuilt;
     /** A rebuild is under way. */
     boolean rebuilding;
+    /** When the rebuild under way began (0: none). */
+    long rebuildStart;
     /** The rebuild answered nothing usable: stream this one. */
     boolean rebuildFailed;
     /** Leave this slot to parity: the streamer skips it. */
@@ -270,10 +284,23 @@ final class SequentialReader implements Closeable {
    * can rescue it; returns how long the caller may wait before looking again.
    */
   private long maybeRebuild(Slot slot) {
+    long deadline = times.deadline(deadlineFactor, minDeadlineNanos);
+    if (slot.rebuilding && slot.skipStream && slot.error == null
+        && System.nanoTime() - slot.rebuildStart >= RACE_LATE_REBUILD * deadline) {
+      // A rebuild this late waits on a slow piece of its own: the DataNode left to parity
+      // (listed, or late before) may be healthy while another one is slow, one the list
+      // missed. Stream the subblock as well; whichever answers first serves, and a stream
+      // that wins hands the rest of its block back to streaming (see stream()).
+      slot.skipStream = false;
+      lock.notifyAll();
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("rebuild of subblock {} late ({} ms): streaming it too", slot.g,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - slot.rebuildStart));
+      }
+    }
     if (slot.rebuilding || slot.rebuildFailed) {
       return TimeUnit.MILLISECONDS.toNanos(50);
     }
-    long deadline = times.deadline(deadlineFactor, minDeadlineNanos);
     boolean late;
     if (slot.error != null) {
       late = true; // the stream failed here (a dead DataNode): parity may still answer
@@ -359,6 +386,7 @@ final class SequentialReader implements Closeable {
     s.g = -1;
     s.rebuilt = null;
     s.rebuilding = false;
+    s.rebuildStart = 0;
     s.rebuildFailed = false;
     s.skipStream = false;
     s.filled = 0;
@@ -435,6 +463,7 @@ final class SequentialReader implements Closeable {
 
   private void startRebuild(Slot s) {
     s.rebuilding = true;
+    s.rebuildStart = System.nanoTime();
     s.skipStream = true;
     long g = s.g;
     long myEpoch = epoch;
@@ -447,6 +476,7 @@ final class SequentialReader implements Closeable {
           return;
         }
         s.rebuilding = false;
+        s.rebuildStart = 0;
         if (bytes == null) {
           s.rebuildFailed = true;
           s.skipStream = false; // parity cannot answer: the streamer reads it after all
@@ -457,6 +487,7 @@ final class SequentialReader implements Closeable {
         } else {
           s.rebuilt = bytes;
           countSubstripe(true);
+          decodedPerBlock.merge(blockOf(g), 1, Integer::sum);
           if (s.streamStart != 0 && rebuiltBlocks.contains(blockOf(g))) {
             // The stream was under way and lost, and its block was left to parity: what it
             // took so far shows the straggler (a single late subblock is no evidence).
@@ -479,8 +510,7 @@ final class SequentialReader implements Closeable {
 
   private void ensureStreamer() {
     if (streamer == null && !closed) {
-      Thread t = new Thread(this::stream, "pocache-stream");
-      t.setDaemon(true);
+      Thread t = DaemonThreads.daemon(this::stream, "pocache-stream");
       streamer = t;
       t.start();
     }
@@ -571,8 +601,19 @@ final class SequentialReader implements Closeable {
               if (!late) {
                 times.learn(took);
                 countSubstripe(false);
-                lateInRow.remove(blockOf(slot.g)); // on time: the late ones were not in a row
+                long block = blockOf(slot.g);
+                lateInRow.remove(block); // on time: the late ones were not in a row
                 rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, false);
+                if (slot.rebuilding && rebuiltBlocks.remove(block)) {
+                  // The stream beat a rebuild of a block left to parity: its DataNode serves,
+                  // the rebuild waited on another. Stream the rest of the block, racing the
+                  // rebuilds already under way.
+                  for (Slot o : slots) {
+                    if (blockOf(o.g) == block && o.rebuilding && o.error == null) {
+                      o.skipStream = false;
+                    }
+                  }
+                }
               } else if (rebuiltBlocks.contains(blockOf(slot.g))) {
                 rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, true);
               }
@@ -686,6 +727,13 @@ final class SequentialReader implements Closeable {
   /** Bytes the streamer has read from HDFS so far (for tests). */
   long streamedBytes() {
     return streamedBytes.get();
+  }
+
+  /** Subblocks rebuilt from parity so far, per block of the file (for tests). */
+  Map<Long, Integer> decodedPerBlock() {
+    synchronized (lock) {
+      return new HashMap<>(decodedPerBlock);
+    }
   }
 
   /** Whether two views of a file hold the same blocks (ids, generation stamps, lengths). */

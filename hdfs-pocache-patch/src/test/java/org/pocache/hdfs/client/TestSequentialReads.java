@@ -208,6 +208,62 @@ public class TestSequentialReads {
   }
 
   /**
+   * The straggler list names the wrong DataNode: DataNode 1 is listed but healthy, and
+   * DataNode 2, which nobody listed, takes 3 s for every read. Block 1 is left to parity
+   * at first sight, and its rebuilds wait on DataNode 2; once a rebuild is late the
+   * subblock is streamed as well, the stream wins, and the rest of block 1 is streamed.
+   * DataNode 1 read on time no longer counts as slow for this client, so block 2 (on the
+   * real straggler) becomes rescuable and is rebuilt. (Before the race, block 1 was
+   * rebuilt in full behind the straggler and block 2 streamed at its pace: decoded
+   * subblocks {1=4}.)
+   */
+  @Test
+  public void aWronglyListedDataNodeIsStreamedWhenItsRebuildsWaitOnTheRealStraggler() throws Exception {
+    Path p = new Path("/sequential/wrong-list");
+    cachedFile(p, 25);
+    String[] dn = new String[4];
+    for (int i = 0; i < 4; i++) {
+      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
+    }
+    // Heartbeats that say DataNode 1 serves at a tenth of the others' rate.
+    GenericTestUtils.waitFor(() -> {
+      try {
+        for (int i = 0; i < 4; i++) {
+          manager.heartbeat(dn[i], i == 1 ? 10_000_000L : 100_000_000L + i * 1_000_000L, 1000.0, 100);
+        }
+        return manager.getStragglers().dataNodes.equals(java.util.Collections.singletonList(dn[1]));
+      } catch (Exception e) {
+        return false;
+      }
+    }, 100, 10_000);
+    int perBlock = (int) (BLOCK / SUBBLOCK);
+    try (FileSystem reader = FileSystem.newInstance(fs.getUri(), fs.getConf())) {
+      hdfs.throttle(2).setDelayPerRead(3000);
+      try (FSDataInputStream in = reader.open(p)) {
+        readExactly(in, 25, 0, 4 * BLOCK, 65536);
+        java.util.Map<Long, Integer> decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
+        assertTrue("block 1 (healthy, listed) rebuilt in full: " + decoded,
+            decoded.getOrDefault(1L, 0) < perBlock);
+        assertTrue("block 2 (the real straggler) not rebuilt: " + decoded, decoded.getOrDefault(2L, 0) >= 1);
+      } finally {
+        hdfs.throttle(2).reset();
+      }
+    } finally {
+      // Normal heartbeats take DataNode 1 off the list again: the other tests share this Manager.
+      GenericTestUtils.waitFor(() -> {
+        try {
+          for (int i = 0; i < 4; i++) {
+            manager.heartbeat(dn[i], 100_000_000L + i * 1_000_000L, 1000.0, 100);
+          }
+          return manager.getStragglers().dataNodes.isEmpty();
+        } catch (Exception e) {
+          return false;
+        }
+      }, 100, 10_000);
+    }
+  }
+
+  /**
    * A task reads its split (one block) and a little past its end, to finish its last
    * record: the read-ahead takes the next block's first chunk, not a window of it, so
    * the task costs the next block's DataNode (and the task that reads that block)
