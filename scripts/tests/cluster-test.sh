@@ -50,6 +50,22 @@ out=$("$POCACHE" cluster jar "$jar" -stragglers 2>&1)
 out=$("$POCACHE" cluster jar "$jar" -checknative 2>&1)
 [[ "$out" == *"isal:"* ]] && ok "hadoop jar <jar> -checknative" || fail "-checknative: $out"
 
+# Operator commands from the drop-in jar alone (bin/pocache on Hadoop's class path and conf dir).
+export HADOOP_HOME="$POCACHE_CLUSTER_DIR/hadoop" HADOOP_CONF_DIR="$POCACHE_CLUSTER_DIR/conf"
+out=$("$HOME_DIR/bin/pocache" admin -report 2>&1)
+[[ "$out" == *"healthy"* ]] && ok "bin/pocache admin -report" || fail "bin/pocache admin -report: $out"
+# The standalone Manager (another port and key prefix, beside the NameNode's own).
+"$HOME_DIR/bin/pocache" manager -D dfs.pocache.manager.address=127.0.0.1:8049 \
+  -D dfs.pocache.redis.key.prefix=standalone: >"$logs/standalone-manager.log" 2>&1 &
+standalone=$!
+for _ in $(seq 60); do
+  out=$("$HOME_DIR/bin/pocache" admin -D dfs.pocache.manager.address=127.0.0.1:8049 -report 2>&1) && break
+  sleep 1
+done
+[[ "$out" == *"healthy"* ]] && ok "bin/pocache manager serves -report" || fail "bin/pocache manager: $out $(tail -5 "$logs/standalone-manager.log")"
+kill "$standalone" 2>/dev/null; wait "$standalone" 2>/dev/null
+unset HADOOP_HOME HADOOP_CONF_DIR
+
 # A client configured by core-site.xml writes (cached on write) and reads.
 tmp=$(mktemp -d)
 head -c $((8 << 20)) /dev/urandom >"$tmp/data"
