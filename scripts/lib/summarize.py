@@ -7,6 +7,7 @@
   summarize.py pick-straggler [K] < fsck output
   summarize.py stragglers SAMPLES JSON STRAGGLER_HOST FACTOR
   summarize.py demo-runs JSON DEMO_JSON...  (scripts/pocache demo --json runs, grouped by --protection)
+  summarize.py demo-bench JSON DEMO_JSON... (scripts/pocache bench demo: each goal's ratio over the runs)
 """
 import json
 import statistics
@@ -282,6 +283,56 @@ def demo_runs(out, *files):
     print("wrote " + out)
 
 
+# The performance goals of the demo's ratios (medians over runs; write_overhead also per run).
+DEMO_GOALS = [
+    ("pocache_contiguous_straggler_over_no", 1.05, "contiguous, POCache with straggler / without (mean)"),
+    ("pocache_striped_straggler_over_no", 1.10, "striped, POCache with straggler / without (mean)"),
+    ("pocache_striped_straggler_p99_over_no", 1.5, "striped, p99 with straggler / without"),
+    ("pocache_over_pr_no_straggler", 1.03, "no straggler, POCache / PR (contiguous, mean)"),
+    ("write_overhead", 1.05, "write_overhead (and no run over 1.10)"),
+]
+
+
+def demo_ratios(d):
+    rows = {(r["mode"], r["layout"], r["straggler"]): r for r in d["rows"]}
+    mean = lambda mode, layout, s: rows[(mode, layout, s)]["mean_ms"]
+    p99 = lambda mode, layout, s: rows[(mode, layout, s)]["p99_ms"]
+    return {
+        "pocache_contiguous_straggler_over_no": mean("pocache", "contiguous", True) / mean("pocache", "contiguous", False),
+        "pocache_striped_straggler_over_no": mean("pocache", "striped", True) / mean("pocache", "striped", False),
+        "pocache_striped_straggler_p99_over_no": p99("pocache", "striped", True) / p99("pocache", "striped", False),
+        "pocache_over_pr_no_straggler": mean("pocache", "contiguous", False) / mean("pr", "contiguous", False),
+        "write_overhead": d["write_overhead"],
+    }
+
+
+def demo_bench(out, *files):
+    """Every ratio a performance goal names, over demo runs: median, min, max, runs that met it."""
+    runs = []
+    for f in files:
+        with open(f) as fh:
+            d = json.load(fh)
+        if not d.get("bytes_verified", False):
+            sys.exit("bench demo: %s did not verify its bytes" % f)
+        runs.append(demo_ratios(d))
+    doc = {"runs": len(runs), "files": list(files), "medians": {}, "min": {}, "max": {}, "met": {},
+           "goals": {}, "every_run": {name: [r[name] for r in runs] for name, _, _ in DEMO_GOALS}}
+    print("%d demo runs: median (min-max), runs meeting the goal" % len(runs))
+    for name, goal, label in DEMO_GOALS:
+        values = [r[name] for r in runs]
+        st = stats(values)
+        met = sum(1 for v in values if v <= goal)
+        ok = st["median"] <= goal and (name != "write_overhead" or st["max"] <= 1.10)
+        doc["medians"][name], doc["min"][name], doc["max"][name] = st["median"], st["min"], st["max"]
+        doc["met"][name] = met
+        doc["goals"][name] = {"goal": goal, "median_meets": st["median"] <= goal, "meets": ok}
+        print("  %-52s %.3f (%.3f-%.3f)  goal <= %.2f: %d of %d runs; median %s" % (
+            label, st["median"], st["min"], st["max"], goal, met, len(values), "meets it" if ok else "does NOT"))
+    with open(out, "w") as fh:
+        json.dump(doc, fh, indent=1)
+    print("wrote " + out)
+
+
 def fmt(x):
     return "n/a" if x is None else "%.1f%%" % (100 * x)
 
@@ -289,4 +340,4 @@ def fmt(x):
 if __name__ == "__main__":
     {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
      "pick-straggler": pick_straggler, "stragglers": stragglers,
-     "stragglers-runs": stragglers_runs, "demo-runs": demo_runs}[sys.argv[1]](*sys.argv[2:])
+     "stragglers-runs": stragglers_runs, "demo-runs": demo_runs, "demo-bench": demo_bench}[sys.argv[1]](*sys.argv[2:])
