@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
+import org.pocache.hdfs.lines.ChildJvms;
 import org.pocache.hdfs.lines.LineCheck;
 import org.pocache.testkit.hdfs.StragglerDatasetFactory;
 import org.pocache.testkit.redis.RedisServerFixture;
@@ -121,7 +122,7 @@ public class ITHadoopLines {
       cmd.add(jar.getAbsolutePath());
     }
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    byte[] out = readAll(p.getInputStream());
+    byte[] out = ChildJvms.readAll(p.getInputStream());
     assertTrue("Hadoop " + version + " line check did not finish", p.waitFor(300, TimeUnit.SECONDS));
     String text = new String(out, StandardCharsets.UTF_8);
     Matcher ok = Pattern.compile("LINECHECK OK .*").matcher(text);
@@ -149,14 +150,5 @@ public class ITHadoopLines {
   private static String tail(String text) {
     String[] lines = text.split("\n");
     return String.join("\n", Arrays.copyOfRange(lines, Math.max(0, lines.length - 60), lines.length));
-  }
-
-  private static byte[] readAll(java.io.InputStream in) throws IOException {
-    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-    byte[] buf = new byte[1 << 16];
-    for (int n; (n = in.read(buf)) > 0; ) {
-      b.write(buf, 0, n);
-    }
-    return b.toByteArray();
   }
 }

@@ -17,8 +17,9 @@ package org.pocache.hdfs;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.pocache.hdfs.lines.ChildJvms.readAll;
+import static org.pocache.hdfs.lines.ChildJvms.siteFile;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -213,9 +214,9 @@ public class ITOtherHadoopClients {
     // Configured as an operator does: site files in a conf dir on the class path.
     File conf = new File(System.getProperty("java.io.tmpdir"), "other-clients-conf");
     conf.mkdirs();
-    site(new File(conf, "core-site.xml"), "fs.defaultFS", fsUri,
+    siteFile(new File(conf, "core-site.xml"), "fs.defaultFS", fsUri,
         "fs.hdfs.impl", "org.pocache.hdfs.client.PoCacheFileSystem");
-    site(new File(conf, "hdfs-site.xml"), PoCacheConfigKeys.ENABLED_KEY, "true",
+    siteFile(new File(conf, "hdfs-site.xml"), PoCacheConfigKeys.ENABLED_KEY, "true",
         PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + managerPort,
         PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port());
     List<String> cmd = new ArrayList<>(Arrays.asList(
@@ -238,28 +239,6 @@ public class ITOtherHadoopClients {
     } finally {
       hdfs.throttle(2).reset();
     }
-  }
-
-  private static void site(File f, String... keysAndValues) throws IOException {
-    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      xml.append("  <property><name>").append(keysAndValues[i]).append("</name><value>")
-          .append(keysAndValues[i + 1]).append("</value></property>\n");
-    }
-    Files.write(f.toPath(), xml.append("</configuration>\n").toString().getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static byte[] readAll(InputStream in) {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    byte[] buf = new byte[1 << 16];
-    try {
-      for (int n; (n = in.read(buf)) > 0; ) {
-        b.write(buf, 0, n);
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-    return b.toByteArray();
   }
 
   private static final class Result {

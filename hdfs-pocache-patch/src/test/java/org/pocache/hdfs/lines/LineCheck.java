@@ -174,9 +174,9 @@ public final class LineCheck {
       throws Exception {
     File conf = new File(work, "shaded-client-conf");
     conf.mkdirs();
-    site(new File(conf, "core-site.xml"), "fs.defaultFS", client.get("fs.defaultFS"),
+    ChildJvms.siteFile(new File(conf, "core-site.xml"), "fs.defaultFS", client.get("fs.defaultFS"),
         "fs.hdfs.impl", PoCacheFileSystem.class.getName());
-    site(new File(conf, "hdfs-site.xml"), "dfs.pocache.enabled", "true",
+    ChildJvms.siteFile(new File(conf, "hdfs-site.xml"), "dfs.pocache.enabled", "true",
         "dfs.pocache.manager.address", client.get("dfs.pocache.manager.address"),
         "dfs.pocache.redis.hosts", client.get("dfs.pocache.redis.hosts"));
     File err = new File(work, "shaded-client.err");
@@ -188,12 +188,7 @@ public final class LineCheck {
         .redirectError(err).start();
     byte[] got;
     try (java.io.InputStream in = cat.getInputStream()) {
-      java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-      byte[] buf = new byte[1 << 16];
-      for (int n; (n = in.read(buf)) > 0; ) {
-        b.write(buf, 0, n);
-      }
-      got = b.toByteArray();
+      got = ChildJvms.readAll(in);
     }
     if (!cat.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) || cat.exitValue() != 0) {
       throw new IllegalStateException("the shaded client's -cat failed; its log: " + read(err));
@@ -208,16 +203,6 @@ public final class LineCheck {
       throw new IllegalStateException("the shaded client did not read through POCache around the straggler: " + log);
     }
     System.out.println("shaded client: " + data.length + " bytes exact; " + m.group() + ")");
-  }
-
-  private static void site(File f, String... keysAndValues) throws IOException {
-    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      xml.append("  <property><name>").append(keysAndValues[i]).append("</name><value>")
-          .append(keysAndValues[i + 1]).append("</value></property>\n");
-    }
-    java.nio.file.Files.write(f.toPath(), xml.append("</configuration>\n").toString()
-        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   private static String read(File f) throws IOException {
