@@ -15,81 +15,49 @@
  */
 package org.pocache.cache;
 
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.TrustManagerFactory;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * The parity tier: put, get and delete of parity subblocks in Redis (standalone
- * or Redis Cluster, with AUTH, ACL users and TLS), single and pipelined, plus
- * asynchronous puts bounded by the bytes in flight.
- *
- * <p>Failure handling: Redis calls run with the configured connect and read
- * timeouts; idempotent calls (GET, DEL) are retried with backoff; after
- * {@code breaker.failures} consecutive failures a circuit breaker fails calls at
- * once for {@code breaker.open.ms}, then lets one trial through, so a dead Redis
- * costs one timeout per period, and the store recovers by itself when Redis
- * comes back. Every failure surfaces as a checked {@link ParityStoreException};
- * values are checked on the way out ({@link ParityValue#decode}) and a damaged
- * value is deleted and reported, never returned.
+ * The parity tier in Redis: parity subblocks put, read and deleted one at a time
+ * and pipelined, with asynchronous uploads ({@link AsyncUploader}) that go through
+ * POCache's own RESP connections where it can ({@link RespSetConnections}). How the
+ * connection is made and how calls fail and retry is {@link RedisConnector}'s; the
+ * Manager's index is {@link RedisIndexStore}, INFO is {@link RedisServerInfo}.
+ * Values are checked on the way out ({@link ParityValue#decode}) and a damaged value
+ * is deleted and reported, never returned.
  */
-public final class RedisParityStore implements AutoCloseable {
+public final class RedisParityStore implements ParityStore {
   /** Bytes per GETRANGE when reading values: well under half of G1's smallest region (1 MiB). */
   static final int GET_CHUNK = 256 << 10;
 
-  private final RedisSettings settings;
-  private final UnifiedJedis client;
-  private final CircuitBreaker breaker;
+  private final RedisConnector redis;
   private final Map<Long, AtomicLong> storedBytes = new ConcurrentHashMap<>();
-  private final ExecutorService async;
+  private final AsyncUploader uploads;
   /** The upload threads' SET connections, or null when SETs go through Jedis. */
   private final RespSetConnections respSets;
-  private final Object inFlightLock = new Object();
-  private long inFlightBytes;
+  private final RedisIndexStore index;
+  private final RedisServerInfo server;
 
-  private RedisParityStore(RedisSettings settings, UnifiedJedis client) {
-    this.settings = settings;
-    this.client = client;
-    this.breaker = new CircuitBreaker(settings.breakerFailures, settings.breakerOpenMillis,
-        System::currentTimeMillis);
-    ThreadFactory tf = DaemonThreads.numbered("pocache-redis-put");
-    int uploadThreads = Math.max(1, Math.min(4, settings.poolMax / 2));
-    this.async = Executors.newFixedThreadPool(uploadThreads, tf);
-    this.respSets = settings.respSet && settings.topology == RedisSettings.Topology.STANDALONE && !settings.tls
-        ? new RespSetConnections(settings, uploadThreads) : null;
+  private RedisParityStore(RedisConnector redis) {
+    RedisSettings s = redis.settings();
+    this.redis = redis;
+    int uploadThreads = Math.max(1, Math.min(4, s.poolMax / 2));
+    this.uploads = new AsyncUploader(uploadThreads, s.asyncMaxBytes, this::putValue);
+    this.respSets = s.respSet && s.topology == RedisSettings.Topology.STANDALONE && !s.tls
+        ? new RespSetConnections(s, uploadThreads) : null;
+    this.index = new RedisIndexStore(redis);
+    this.server = new RedisServerInfo(redis);
   }
 
   /**
@@ -99,105 +67,45 @@ public final class RedisParityStore implements AutoCloseable {
    *     (trust store unreadable, no seed answering, authentication refused)
    */
   public static RedisParityStore connect(RedisSettings s) {
-    JedisClientConfig cfg = clientConfig(s);
-    GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-    pool.setMaxTotal(s.poolMax);
-    pool.setMaxIdle(s.poolMax);
-    pool.setMaxWait(Duration.ofMillis(s.connectTimeoutMillis + (long) s.readTimeoutMillis));
-    // No MBeans: registering them starts the platform MBean server, which costs every
-    // short-lived client JVM (a MapReduce task) a few hundred classes and milliseconds.
-    pool.setJmxEnabled(false);
-    UnifiedJedis c;
-    try {
-      if (s.topology == RedisSettings.Topology.STANDALONE) {
-        RedisSettings.Endpoint e = s.hosts.get(0);
-        c = RedisClient.builder().hostAndPort(e.host, e.port).clientConfig(cfg).poolConfig(pool).build();
-      } else {
-        Set<HostAndPort> seeds = new HashSet<>();
-        for (RedisSettings.Endpoint e : s.hosts) {
-          seeds.add(new HostAndPort(e.host, e.port));
-        }
-        c = RedisClusterClient.builder().nodes(seeds).clientConfig(cfg).poolConfig(pool)
-            .maxAttempts(Math.max(1, s.retries + 1)).build();
-      }
-    } catch (JedisException e) {
-      throw new IllegalArgumentException(RedisSettings.HOSTS_KEY + " = " + s.hosts + ": cannot reach Redis ("
-          + s.topology.name().toLowerCase() + "): " + e.getMessage(), e);
-    }
-    try {
-      c.ping();
-    } catch (JedisException e) {
-      c.close();
-      throw new IllegalArgumentException(RedisSettings.HOSTS_KEY + " = " + s.hosts + ": Redis does not answer PING: "
-          + e.getMessage(), e);
-    }
-    return new RedisParityStore(s, c);
-  }
-
-  private static JedisClientConfig clientConfig(RedisSettings s) {
-    DefaultJedisClientConfig.Builder b = DefaultJedisClientConfig.builder()
-        .connectionTimeoutMillis(s.connectTimeoutMillis).socketTimeoutMillis(s.readTimeoutMillis)
-        .clientName("pocache").resp2();
-    if (!s.user.isEmpty()) {
-      b.user(s.user);
-    }
-    if (!s.password.isEmpty()) {
-      b.password(s.password);
-    }
-    if (s.tls) {
-      SSLParameters params = new SSLParameters();
-      params.setEndpointIdentificationAlgorithm("HTTPS"); // check the host name against the certificate
-      b.ssl(true).sslSocketFactory(sslContext(s).getSocketFactory()).sslParameters(params);
-    }
-    return b.build();
-  }
-
-  private static SSLContext sslContext(RedisSettings s) {
-    try (InputStream in = new FileInputStream(s.truststore)) {
-      String name = s.truststore.getName().toLowerCase();
-      KeyStore ks = KeyStore.getInstance(name.endsWith(".jks") ? "JKS" : "PKCS12");
-      ks.load(in, s.truststorePassword.isEmpty() ? null : s.truststorePassword.toCharArray());
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(ks);
-      SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(null, tmf.getTrustManagers(), null);
-      return ctx;
-    } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalArgumentException(RedisSettings.TRUSTSTORE_KEY + " = " + s.truststore
-          + ": cannot load the trust store: " + e.getMessage(), e);
-    }
+    return new RedisParityStore(RedisConnector.connect(s));
   }
 
   public RedisSettings settings() {
-    return settings;
+    return redis.settings();
   }
 
-  /** The key of a parity subblock under the configured prefix. */
-  public ParityKey key(long fileId, long generation, int stripe, int substripe, int parityIndex) {
-    return ParityKey.of(settings.prefix, fileId, generation, stripe, substripe, parityIndex);
+  @Override
+  public String prefix() {
+    return redis.settings().prefix;
   }
 
-  /** The key of one parity subblock, its value sealed and opened under {@code seal}. */
-  public ParityKey key(ParitySeal seal, long fileId, long generation, int stripe, int substripe, int parityIndex) {
-    return key(fileId, generation, stripe, substripe, parityIndex).sealedWith(seal);
-  }
-
+  @Override
   public boolean breakerOpen() {
-    return breaker.isOpen();
+    return redis.breakerOpen();
+  }
+
+  @Override
+  public ManagerIndexStore index() {
+    return index;
+  }
+
+  @Override
+  public ServerInfo server() {
+    return server;
   }
 
   // --- single operations --------------------------------------------------------
 
-  /** Stores one parity subblock (overwriting). */
+  @Override
   public void put(ParityKey key, int[] dataCrcs, ByteBuffer payload) throws ParityStoreException {
     putValue(key, ParityValue.encode(key, dataCrcs, payload));
   }
 
   private void putValue(ParityKey key, byte[] v) throws ParityStoreException {
     if (respSets == null) {
-      call("SET " + key, false, () -> client.set(key.bytes(), v));
+      redis.call("SET " + key, false, c -> c.set(key.bytes(), v));
     } else {
-      call("SET " + key, false, () -> {
+      redis.call("SET " + key, false, c -> {
         try {
           respSets.set(key.bytes(), v);
           return null;
@@ -211,32 +119,31 @@ public final class RedisParityStore implements AutoCloseable {
     account(key.fileId(), v.length);
   }
 
-  /** The parity stored under {@code key}, checked; null if there is none. */
+  @Override
   public ParityValue get(ParityKey key) throws ParityStoreException {
-    byte[] v = call("GET " + key, true, () -> client.get(key.bytes()));
-    return v == null ? null : checked(key, v);
+    byte[] v = redis.call("GET " + key, true, c -> c.get(key.bytes()));
+    return v == null ? null : checked(key, new byte[][] {v}, true);
   }
 
+  @Override
   public void delete(ParityKey key) throws ParityStoreException {
-    call("DEL " + key, true, () -> client.del(key.bytes()));
+    redis.call("DEL " + key, true, c -> c.del(key.bytes()));
+  }
+
+  @Override
+  public boolean exists(ParityKey key) throws ParityStoreException {
+    return redis.call("EXISTS", true, c -> c.exists(key.bytes()));
   }
 
   // --- batches -----------------------------------------------------------------
 
-  /**
-   * Pipelined GET of many keys: result i is key i's parity, or null on a miss.
-   *
-   * @throws CorruptParityException if any value is damaged (it is deleted)
-   */
+  /** Pipelined GET of many keys. */
+  @Override
   public ParityValue[] getAll(List<ParityKey> keys) throws ParityStoreException {
     return getAll(keys, true);
   }
 
-  /**
-   * {@link #getAll} whose protected values are checked only as far as their headers
-   * go: the caller {@link ParityValue#open}s the ones it uses (a proactive read, which
-   * uses parity only when a data piece is late).
-   */
+  @Override
   public ParityValue[] getAllUnopened(List<ParityKey> keys) throws ParityStoreException {
     return getAll(keys, false);
   }
@@ -245,10 +152,10 @@ public final class RedisParityStore implements AutoCloseable {
     // Values are read in pieces of at most GET_CHUNK bytes (GETRANGE): a 1 MiB subblock's
     // value in one array would be a humongous object for G1 (half a region or more; 1 MiB
     // regions for heaps under 2 GiB), and every such allocation can start a concurrent
-    // cycle: in the demo the proactive reads' GETs caused young and remark pauses of
-    // 3-8 ms several times a second. Round 1: each value's length and first piece;
-    // round 2, for values longer than one piece: the rest.
-    List<byte[][]> raw = call("GET x" + keys.size(), true, () -> {
+    // cycle, which shows as young and remark pauses of several milliseconds under
+    // proactive reads. Round 1: each value's length and first piece; round 2, for values
+    // longer than one piece: the rest.
+    List<byte[][]> raw = redis.call("GET x" + keys.size(), true, client -> {
       List<Response<Long>> lengths = new ArrayList<>(keys.size());
       List<Response<byte[]>> first = new ArrayList<>(keys.size());
       try (AbstractPipeline p = client.pipelined()) {
@@ -306,7 +213,8 @@ public final class RedisParityStore implements AutoCloseable {
     return out;
   }
 
-  /** Pipelined SET of many subblocks; returns the {@link ParityValue#digest} of each value stored. */
+  /** Pipelined SET of many subblocks. */
+  @Override
   public byte[][] putAll(List<ParityKey> keys, List<int[]> dataCrcs, List<ByteBuffer> payloads)
       throws ParityStoreException {
     if (keys.size() != dataCrcs.size() || keys.size() != payloads.size()) {
@@ -317,7 +225,7 @@ public final class RedisParityStore implements AutoCloseable {
     for (int i = 0; i < keys.size(); i++) {
       values.add(ParityValue.encode(keys.get(i), dataCrcs.get(i), payloads.get(i)));
     }
-    call("SET x" + keys.size(), false, () -> {
+    redis.call("SET x" + keys.size(), false, client -> {
       try (AbstractPipeline p = client.pipelined()) {
         for (int i = 0; i < keys.size(); i++) {
           p.set(keys.get(i).bytes(), values.get(i));
@@ -334,82 +242,31 @@ public final class RedisParityStore implements AutoCloseable {
     return digests;
   }
 
-  /**
-   * Stores a subblock in the background. Blocks the caller while more than
-   * {@code dfs.pocache.redis.async.max.bytes} are in flight, so a writer can never
-   * queue unbounded memory; the future completes exceptionally on failure.
-   */
+  @Override
   public CompletableFuture<Void> putAsync(ParityKey key, int[] dataCrcs, ByteBuffer payload)
       throws InterruptedException {
-    return submitPut(key, payload.remaining(), () -> ParityValue.encode(key, dataCrcs, payload));
+    return uploads.submit(key, payload.remaining(), () -> ParityValue.encode(key, dataCrcs, payload));
   }
 
-  /**
-   * {@link #putAsync} for a payload that already sits behind room for its header:
-   * {@code value}'s first {@link ParityValue#headerBytes} bytes are overwritten with
-   * the header on the upload thread ({@link ParityValue#seal}) and the array is
-   * stored as it is, without copying the payload. The caller must not touch the
-   * array afterwards.
-   */
+  @Override
   public CompletableFuture<Void> putInPlaceAsync(ParityKey key, int[] dataCrcs, byte[] value)
       throws InterruptedException {
-    return submitPut(key, ParityValue.payloadBytes(value.length, dataCrcs.length, key.seal()),
+    return uploads.submit(key, ParityValue.payloadBytes(value.length, dataCrcs.length, key.seal()),
         () -> ParityValue.seal(key, dataCrcs, value));
   }
 
-  private CompletableFuture<Void> submitPut(ParityKey key, long bytes, java.util.function.Supplier<byte[]> value)
-      throws InterruptedException {
-    synchronized (inFlightLock) {
-      while (inFlightBytes > 0 && inFlightBytes + bytes > settings.asyncMaxBytes) {
-        inFlightLock.wait();
-      }
-      inFlightBytes += bytes;
-    }
-    CompletableFuture<Void> f = new CompletableFuture<>();
-    try {
-      async.execute(() -> {
-        Exception failure = null;
-        try {
-          putValue(key, value.get());
-        } catch (ParityStoreException | RuntimeException e) {
-          failure = e;
-        } finally {
-          release(bytes); // before completing: a caller that waited sees the bytes released
-        }
-        if (failure == null) {
-          f.complete(null);
-        } else {
-          f.completeExceptionally(failure);
-        }
-      });
-    } catch (RuntimeException rejected) {
-      release(bytes);
-      f.completeExceptionally(new CacheUnavailableException("store is closed", rejected));
-    }
-    return f;
-  }
-
-  private void release(long bytes) {
-    synchronized (inFlightLock) {
-      inFlightBytes -= bytes;
-      inFlightLock.notifyAll();
-    }
-  }
-
-  /** Bytes of async puts not yet finished. */
+  @Override
   public long inFlightBytes() {
-    synchronized (inFlightLock) {
-      return inFlightBytes;
-    }
+    return uploads.inFlightBytes();
   }
 
-  /**
-   * Deletes every key of one generation of a file: the key set follows from its
-   * shape (stripes x substripes x m), so no KEYS or SCAN is needed. All keys share
-   * the file's hash tag, so each DEL is one slot even on a cluster.
-   *
-   * @return how many keys existed
-   */
+  @Override
+  public long uploadWindowBytes() {
+    return uploads.windowBytes();
+  }
+
+  /** All keys share the file's hash tag, so each DEL is one slot even on a cluster. */
+  @Override
   public long deleteFile(long fileId, long generation, int stripes, int substripesPerStripe, int m)
       throws ParityStoreException {
     List<byte[]> batch = new ArrayList<>();
@@ -434,90 +291,10 @@ public final class RedisParityStore implements AutoCloseable {
 
   private long delBatch(List<byte[]> keys) throws ParityStoreException {
     byte[][] k = keys.toArray(new byte[0][]);
-    return call("DEL x" + k.length, true, () -> client.del(k));
+    return redis.call("DEL x" + k.length, true, c -> c.del(k));
   }
 
-  /** Whether a parity value exists under {@code key} (EXISTS; the value is not read or checked). */
-  public boolean exists(ParityKey key) throws ParityStoreException {
-    return call("EXISTS", true, () -> client.exists(key.bytes()));
-  }
-
-  // --- the Manager's index -----------------------------------------------------------
-  // One hash, <prefix>manager-index, maps a file id to its descriptor, so a restarted
-  // Manager can rebuild what it had without scanning the keyspace.
-
-  private byte[] indexKey() {
-    return (settings.prefix + "manager-index").getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static byte[] field(long fileId) {
-    return Long.toString(fileId).getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** Records (or replaces) a file's entry in the Manager's index. */
-  public void indexPut(long fileId, byte[] entry) throws ParityStoreException {
-    call("HSET index", false, () -> client.hset(indexKey(), field(fileId), entry));
-  }
-
-  /** Removes a file's entry from the Manager's index. */
-  public void indexRemove(long fileId) throws ParityStoreException {
-    call("HDEL index", true, () -> client.hdel(indexKey(), field(fileId)));
-  }
-
-  /** Every entry of the Manager's index, by file id; malformed field names are skipped and removed. */
-  public Map<Long, byte[]> indexLoad() throws ParityStoreException {
-    Map<byte[], byte[]> raw = call("HGETALL index", true, () -> client.hgetAll(indexKey()));
-    Map<Long, byte[]> out = new HashMap<>();
-    for (Map.Entry<byte[], byte[]> e : raw.entrySet()) {
-      String f = new String(e.getKey(), StandardCharsets.UTF_8);
-      try {
-        out.put(Long.parseLong(f), e.getValue());
-      } catch (NumberFormatException bad) {
-        call("HDEL index", true, () -> client.hdel(indexKey(), e.getKey()));
-      }
-    }
-    return out;
-  }
-
-  /** Drops the Manager's whole index (not the parity keys). */
-  public void indexClear() throws ParityStoreException {
-    call("DEL index", true, () -> client.del(indexKey()));
-  }
-
-  /**
-   * Identifies the running Redis server(s): INFO's run_id, which changes on every
-   * restart (for a cluster, the masters' ids joined). A change means the data may be
-   * gone or older than what the Manager knows.
-   */
-  public String serverRunId() throws ParityStoreException {
-    return call("INFO server", true, () -> {
-      if (client instanceof RedisClusterClient) {
-        java.util.TreeSet<String> ids = new java.util.TreeSet<>();
-        for (Map.Entry<String, ?> node : ((RedisClusterClient) client).getClusterNodes().entrySet()) {
-          HostAndPort hp = HostAndPort.from(node.getKey());
-          try (UnifiedJedis one = RedisClient.builder().hostAndPort(hp.getHost(), hp.getPort())
-              .clientConfig(clientConfig(settings)).build()) {
-            if (one.info("replication").contains("role:master")) {
-              ids.add(parseInfoField(one.info("server"), "run_id"));
-            }
-          }
-        }
-        return String.join(",", ids);
-      }
-      return parseInfoField(client.info("server"), "run_id");
-    });
-  }
-
-  static String parseInfoField(String info, String name) {
-    for (String line : info.split("\r?\n")) {
-      if (line.startsWith(name + ":")) {
-        return line.substring(name.length() + 1).trim();
-      }
-    }
-    return "";
-  }
-
-  /** Parity bytes this store has put for a file (since it started; values plus headers). */
+  @Override
   public long storedBytes(long fileId) {
     AtomicLong b = storedBytes.get(fileId);
     return b == null ? 0 : b.get();
@@ -525,88 +302,6 @@ public final class RedisParityStore implements AutoCloseable {
 
   private void account(long fileId, long bytes) {
     storedBytes.computeIfAbsent(fileId, id -> new AtomicLong()).addAndGet(bytes);
-  }
-
-  /**
-   * Redis's {@code maxmemory} (INFO memory; the sum over masters of a cluster),
-   * 0 when unlimited.
-   */
-  public long maxMemory() throws ParityStoreException {
-    return call("INFO memory", true, () -> {
-      long sum = 0;
-      if (client instanceof RedisClusterClient) {
-        for (Map.Entry<String, ?> node : ((RedisClusterClient) client).getClusterNodes().entrySet()) {
-          HostAndPort hp = HostAndPort.from(node.getKey());
-          try (UnifiedJedis one = RedisClient.builder().hostAndPort(hp.getHost(), hp.getPort())
-              .clientConfig(clientConfig(settings)).build()) {
-            if (one.info("replication").contains("role:master")) {
-              sum += parseMaxMemory(one.info("memory"));
-            }
-          }
-        }
-        return sum;
-      }
-      return parseMaxMemory(client.info("memory"));
-    });
-  }
-
-  /**
-   * Checks that a cache capacity fits in Redis.
-   *
-   * @throws IllegalArgumentException naming {@code capacityKey} if it exceeds maxmemory
-   */
-  public void checkCapacity(String capacityKey, long capacityBytes) throws ParityStoreException {
-    long max = maxMemory();
-    if (max > 0 && capacityBytes > max) {
-      throw new IllegalArgumentException(capacityKey + " = " + capacityBytes + " bytes exceeds Redis's maxmemory of "
-          + max + " bytes");
-    }
-  }
-
-  static long parseMaxMemory(String info) {
-    for (String line : info.split("\r?\n")) {
-      if (line.startsWith("maxmemory:")) {
-        return Long.parseLong(line.substring("maxmemory:".length()).trim());
-      }
-    }
-    return 0;
-  }
-
-  // --- plumbing ------------------------------------------------------------------
-
-  private interface RedisCall<T> {
-    T run();
-  }
-
-  private <T> T call(String what, boolean idempotent, RedisCall<T> op) throws ParityStoreException {
-    int attempts = idempotent ? settings.retries + 1 : 1;
-    JedisException last = null;
-    for (int a = 0; a < attempts; a++) {
-      if (!breaker.allow()) {
-        throw new CacheUnavailableException(what + ": Redis circuit breaker is open after repeated failures");
-      }
-      try {
-        T r = op.run();
-        breaker.success();
-        return r;
-      } catch (JedisException e) {
-        breaker.failure();
-        last = e;
-        if (a + 1 < attempts && settings.backoffMillis > 0) {
-          try {
-            Thread.sleep((long) settings.backoffMillis << a);
-          } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new CacheUnavailableException(what + ": interrupted", ie);
-          }
-        }
-      }
-    }
-    throw new CacheUnavailableException(what + ": " + last.getMessage(), last);
-  }
-
-  private ParityValue checked(ParityKey key, byte[] v) throws ParityStoreException {
-    return checked(key, new byte[][] {v}, true);
   }
 
   /** A value read in pieces: the pieces of a value replaced between reads fail its checks. */
@@ -625,10 +320,10 @@ public final class RedisParityStore implements AutoCloseable {
 
   @Override
   public void close() {
-    async.shutdown();
+    uploads.close();
     if (respSets != null) {
       respSets.close();
     }
-    client.close();
+    redis.close();
   }
 }

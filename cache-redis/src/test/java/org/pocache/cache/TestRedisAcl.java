@@ -86,11 +86,11 @@ public class TestRedisAcl {
       }
 
       try (RedisParityStore manager = connectAs(redis, "pocache-manager", "manager-pw")) {
-        manager.indexPut(9, new byte[] {1, 2, 3});
-        assertEquals(Collections.singleton(9L), manager.indexLoad().keySet());
-        manager.indexRemove(9);
-        assertTrue(manager.serverRunId().length() > 0);
-        manager.maxMemory();
+        manager.index().put(9, new byte[] {1, 2, 3});
+        assertEquals(Collections.singleton(9L), manager.index().load().keySet());
+        manager.index().remove(9);
+        assertTrue(manager.server().runId().length() > 0);
+        manager.server().maxMemory();
         ParityKey k = manager.key(9, 1, 0, 0, 0);
         manager.put(k, StoreTesting.crcs(4), StoreTesting.payload(1000, 2));
         assertEquals(1, manager.deleteFile(9, 1, 1, 1, 1));

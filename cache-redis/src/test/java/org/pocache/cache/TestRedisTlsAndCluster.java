@@ -96,7 +96,7 @@ public class TestRedisTlsAndCluster {
         // Multi-key DEL of one file works on a cluster because all its keys share a slot.
         assertEquals(3, store.deleteFile(7, 1, 1, 3, 1));
         assertEquals(null, store.get(store.key(7, 1, 0, 1, 0)));
-        assertEquals(0, store.maxMemory()); // unlimited on every master
+        assertEquals(0, store.server().maxMemory()); // unlimited on every master
       }
     }
   }

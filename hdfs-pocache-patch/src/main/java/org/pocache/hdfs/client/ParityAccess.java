@@ -16,8 +16,8 @@
 package org.pocache.hdfs.client;
 
 import java.util.function.Supplier;
+import org.pocache.cache.ParityStore;
 import org.pocache.cache.ParityStoreException;
-import org.pocache.cache.RedisParityStore;
 import org.pocache.coder.ErasureCoder;
 
 /**
@@ -27,25 +27,25 @@ import org.pocache.coder.ErasureCoder;
  * fresh task JVM about 80 ms (several hundred classes).
  */
 final class ParityAccess {
-  private final Supplier<RedisParityStore> stores;
+  private final Supplier<ParityStore> stores;
   private final Supplier<ErasureCoder> coders;
 
   /**
    * @param stores the FileSystem's store, connected on first call; null when Redis cannot be reached
    * @param coders the coder for the file's (k, m), created on first call
    */
-  ParityAccess(Supplier<RedisParityStore> stores, Supplier<ErasureCoder> coders) {
+  ParityAccess(Supplier<ParityStore> stores, Supplier<ErasureCoder> coders) {
     this.stores = stores;
     this.coders = coders;
   }
 
   /** For tests and callers that already hold both. */
-  static ParityAccess of(RedisParityStore store, ErasureCoder coder) {
+  static ParityAccess of(ParityStore store, ErasureCoder coder) {
     return new ParityAccess(() -> store, () -> coder);
   }
 
-  RedisParityStore store() throws ParityStoreException {
-    RedisParityStore s = stores.get();
+  ParityStore store() throws ParityStoreException {
+    ParityStore s = stores.get();
     if (s == null) {
       throw new ParityStoreException("Redis cannot be reached");
     }

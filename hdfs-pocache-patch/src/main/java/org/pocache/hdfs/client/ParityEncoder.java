@@ -25,7 +25,7 @@ import java.util.concurrent.TimeoutException;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
-import org.pocache.cache.RedisParityStore;
+import org.pocache.cache.ParityStore;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.ContiguousLayout;
 import org.pocache.coder.layout.StripeLayout;
@@ -54,7 +54,7 @@ import org.pocache.manager.protocol.ParitySeals;
  */
 final class ParityEncoder {
   private final DescriptorProto d;
-  private final RedisParityStore store;
+  private final ParityStore store;
   private final ErasureCoder coder;
   /** Where accumulators come from and go back to once uploaded (1 MiB arrays are humongous for G1). */
   private final BufferPool buffers;
@@ -83,7 +83,7 @@ final class ParityEncoder {
   private final List<CompletableFuture<Void>> uploads = new ArrayList<>();
   private long parityBytes;
 
-  ParityEncoder(DescriptorProto d, RedisParityStore store, ErasureCoder coder, BufferPool buffers) {
+  ParityEncoder(DescriptorProto d, ParityStore store, ErasureCoder coder, BufferPool buffers) {
     this.d = d;
     this.store = store;
     this.coder = coder;
@@ -204,7 +204,7 @@ final class ParityEncoder {
   }
 
   private void upload(long s, int j, int len) throws IOException {
-    if (store.inFlightBytes() + (long) len * m > store.settings().asyncMaxBytes) {
+    if (store.inFlightBytes() + (long) len * m > store.uploadWindowBytes()) {
       throw new IOException("Redis uploads fell behind (" + store.inFlightBytes() + " bytes in flight)");
     }
     for (int p = 0; p < m; p++) {

@@ -51,6 +51,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.util.Progressable;
 import org.pocache.cache.DaemonThreads;
+import org.pocache.cache.ParityStore;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.coder.CodeParameters;
@@ -107,7 +108,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private WriteExclusions writeExclusions;
   private Configuration conf;
   private ManagerClient manager;
-  private volatile RedisParityStore store;
+  private volatile ParityStore store;
   private final Object storeLock = new Object();
   /** Until when a failed Redis connect stands (no new attempt before). */
   private long storeRetryAt;
@@ -310,7 +311,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         warnOnce("POCache writes files without parity", new IOException(unusable));
         return hdfsOut;
       }
-      RedisParityStore s = store();
+      ParityStore s = store();
       if (s == null) {
         manager.abort(id, "the client cannot reach Redis");
         return hdfsOut;
@@ -554,7 +555,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     DescriptorProto d = fill.getParity();
     long accumulators = d.getLayout() == LayoutProto.STRIPED ? (long) d.getM() * d.getCellSize()
         : (long) d.getM() * d.getBlockSize();
-    RedisParityStore s = store();
+    ParityStore s = store();
     String why = s == null ? "the reader cannot reach Redis"
         : !madeFor(d, in) ? "the file changed"
         : accumulators > readFillMaxBytes ? "the reader's parity accumulators (" + accumulators + " bytes) exceed "
@@ -630,8 +631,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * of a connect attempt each. Connecting holds a lock of its own, never the
    * FileSystem's; threads that arrive while another connects wait for its outcome.
    */
-  private RedisParityStore store() {
-    RedisParityStore s = store;
+  private ParityStore store() {
+    ParityStore s = store;
     if (s != null) {
       return s;
     }
@@ -797,7 +798,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       for (ErasureCoder c : coders.values()) {
         c.close();
       }
-      RedisParityStore s = store;
+      ParityStore s = store;
       if (s != null) {
         s.close();
       }

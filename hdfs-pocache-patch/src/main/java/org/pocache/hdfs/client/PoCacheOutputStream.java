@@ -20,7 +20,7 @@ import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
-import org.pocache.cache.RedisParityStore;
+import org.pocache.cache.ParityStore;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
@@ -56,7 +56,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   private boolean caching = true;
   private boolean closed;
 
-  PoCacheOutputStream(OutputStream out, long reservationId, DescriptorProto d, RedisParityStore store,
+  PoCacheOutputStream(OutputStream out, long reservationId, DescriptorProto d, ParityStore store,
       ErasureCoder coder, BufferPool buffers, ManagerClient manager, AtomicLong abandoned) {
     this.out = out;
     this.sync = out instanceof Syncable ? (Syncable) out : null;

@@ -32,7 +32,7 @@ import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.cache.ParityValue;
-import org.pocache.cache.RedisParityStore;
+import org.pocache.cache.ParityStore;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;

@@ -34,6 +34,7 @@ import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
+import org.pocache.cache.ParityStore;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.coder.CodeParameters;
@@ -74,7 +75,7 @@ public final class FillWorker implements ParityFiller {
   private final String coder;
   private final Object paceLock = new Object();
   private long nextFreeNanos;
-  private volatile RedisParityStore store;
+  private volatile ParityStore store;
   private volatile FileSystem fs;
 
   public FillWorker(Configuration conf, CacheService manager) {
@@ -134,7 +135,7 @@ public final class FillWorker implements ParityFiller {
     StripeLayout layout = d.getLayout() == LayoutProto.STRIPED
         ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), sub, k)
         : new ContiguousLayout(d.getLength(), d.getBlockSize(), sub, k);
-    RedisParityStore redis = store();
+    ParityStore redis = store();
     ParitySeal seal = ParitySeals.of(d);
     byte[][] data = new byte[k][sub];
     byte[][] parity = new byte[m][sub];
@@ -202,8 +203,8 @@ public final class FillWorker implements ParityFiller {
     return f;
   }
 
-  private RedisParityStore store() {
-    RedisParityStore s = store;
+  private ParityStore store() {
+    ParityStore s = store;
     if (s == null) {
       synchronized (this) {
         if (store == null) {
@@ -240,7 +241,7 @@ public final class FillWorker implements ParityFiller {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    RedisParityStore s = store;
+    ParityStore s = store;
     if (s != null) {
       s.close();
     }

@@ -42,6 +42,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AccessControlList;
 import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.ParityKey;
+import org.pocache.cache.ParityStore;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
@@ -145,7 +146,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private final ScheduledExecutorService housekeeping;
   private final Deque<CacheIndex.Entry> pendingDeletes = new ArrayDeque<>();
   private final Deque<Long> sweep = new ArrayDeque<>();
-  private RedisParityStore store;
+  private ParityStore store;
   private String runId;
   private boolean loggedRedisDown;
   private boolean loggedRebuildWait;
@@ -469,7 +470,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         e.redisRunId = redisRunIdForWrites;
         known.put(fileId, f);
         DescriptorProto d = e.toProto(redisSettings.prefix);
-        submitLocked(() -> store().indexPut(fileId, secrets.sealIndexEntry(fileId, d)));
+        submitLocked(() -> store().index().put(fileId, secrets.sealIndexEntry(fileId, d)));
         if (wasFill) {
           metrics.fills.incrementAndGet();
         }
@@ -1112,8 +1113,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     void run() throws ParityStoreException;
   }
 
-  private RedisParityStore store() throws ParityStoreException {
-    RedisParityStore s = store;
+  private ParityStore store() throws ParityStoreException {
+    ParityStore s = store;
     if (s == null) {
       throw new org.pocache.cache.CacheUnavailableException("not connected to Redis");
     }
@@ -1149,9 +1150,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   /** Housekeeping thread: removes the index entry first (never points at missing keys), then the keys. */
   private void deleteKeys(CacheIndex.Entry e) {
     try {
-      RedisParityStore s = store();
+      ParityStore s = store();
       if (!isIndexedElsewhere(e)) {
-        s.indexRemove(e.fileId);
+        s.index().remove(e.fileId);
       }
       s.deleteFile(e.fileId, e.generation, e.stripes(), e.substripesPerStripe(), e.m);
     } catch (ParityStoreException | RuntimeException ex) {
@@ -1232,7 +1233,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         store = RedisParityStore.connect(redisSettings);
         LOG.info("POCache Manager connected to Redis at {}", redisSettings.hosts);
       }
-      String id = store.serverRunId();
+      String id = store.server().runId();
       loggedRedisDown = false;
       if (runId == null) {
         rebuild(id);
@@ -1240,7 +1241,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       } else if (!id.equals(runId)) {
         metrics.redisRestarts.incrementAndGet();
         invalidateAll("Redis restarted");
-        store.indexClear();
+        store.index().clear();
         runId = id;
         redisRunIdForWrites = id;
       }
@@ -1264,7 +1265,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   /** First contact with a Redis: keep the index entries that are still true, drop the rest. */
   private void rebuild(String id) throws ParityStoreException, IOException {
-    Map<Long, byte[]> raw = store.indexLoad();
+    Map<Long, byte[]> raw = store.index().load();
     int kept = 0;
     List<CacheIndex.Entry> keep = new ArrayList<>();
     List<CacheIndex.Entry> drop = new ArrayList<>();
@@ -1280,7 +1281,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
           if (h != null) {
             store.deleteFile(r.getKey(), h.generation, h.stripes, h.substripesPerStripe, h.m);
           }
-          store.indexRemove(r.getKey());
+          store.index().remove(r.getKey());
           metrics.invalidations.incrementAndGet();
           continue;
         }
@@ -1290,7 +1291,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         // not open it, or (an entry rewritten in Redis to say "none") would trust forgeries.
         opens = secrets.canOpen(d);
       } catch (InvalidProtocolBufferException bad) {
-        store.indexRemove(r.getKey());
+        store.index().remove(r.getKey());
         continue;
       }
       FileInfo f = opens && e.state == CacheStateProto.CACHED && id.equals(e.redisRunId)
@@ -1552,7 +1553,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         e.served = null;
         DescriptorProto d = e.toProto(redisSettings.prefix);
         long id = e.fileId;
-        submitLocked(() -> store().indexPut(id, secrets.sealIndexEntry(id, d)));
+        submitLocked(() -> store().index().put(id, secrets.sealIndexEntry(id, d)));
       }
     }
   }
