@@ -30,49 +30,54 @@ import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
 
 /**
  * The Manager's cache index: file id -> entry (descriptor and state), and open
- * reservations by id. Not thread-safe: {@link CacheService} guards it with its
- * state lock, together with CSAC, so the two always agree on what is cached.
+ * reservations by id. Not thread-safe: {@link CacheState} guards it with its
+ * lock, together with CSAC, so the two always agree on what is cached.
  */
 final class CacheIndex {
-  /** One file's parity as the Manager tracks it. */
+  /**
+   * One file's parity as the Manager tracks it. What stays fixed for a generation is
+   * final; the rest changes only through the transitions below, which {@link CacheState}
+   * makes under its lock.
+   */
   static final class Entry {
     final long fileId;
     final long generation;
-    String path;
-    long length;
-    long modificationTime;
     final long blockSize;
     final int cellSize;
     final int k;
     final int m;
     final int subblockBytes;
+    /** How its parity is sealed, and the id of the Manager secret its file key comes from. */
+    final ParityProtectionProto protection;
+    final int sealKeyId;
+    /** While RESERVED or FILLING: the reservation's id, when it expires and who made it (null: the Manager). */
+    final long reservationId;
+    final long expiresAtMillis;
+    final String owner;
+    private String path;
+    private long length;
+    private long modificationTime;
     /** Weight in CSAC: reserved bytes while RESERVED or FILLING, stored parity bytes once CACHED. */
-    long parityBytes;
-    CacheStateProto state;
-    /** While RESERVED or FILLING. */
-    long reservationId;
-    long expiresAtMillis;
-    /** Who made the reservation (its RPC caller); null for the Manager's own. Only they (or the Manager) end it. */
-    String owner;
+    private long parityBytes;
+    private CacheStateProto state;
     /** A FILLING entry handed to the reader that opened the file (else to the fill worker). */
-    boolean readerFill;
+    private boolean readerFill;
     /** The Redis incarnation (run id) the parity was written to. */
-    String redisRunId;
+    private String redisRunId;
     /**
      * Digest of the blocks the parity was computed from (see {@link FileInfo#blocksDigest});
      * 0 until known (an entry written by an older Manager learns it at its next lookup).
      */
-    long blocksDigest;
-    /** How its parity is sealed, and the id of the Manager secret its file key comes from. */
-    ParityProtectionProto protection = ParityProtectionProto.PROTECTION_NONE;
-    int sealKeyId;
+    private long blocksDigest;
     /** Protected parity: the digest of every committed value (empty while reserved or filling). */
-    ByteString valueDigests = ByteString.EMPTY;
+    private ByteString valueDigests = ByteString.EMPTY;
     /** The descriptor served to readers, built once: a CACHED entry does not change until it is dropped. */
-    DescriptorProto served;
+    private DescriptorProto served;
 
     Entry(long fileId, long generation, String path, long length, long modificationTime, long blockSize,
-        int cellSize, int k, int m, int subblockBytes, long parityBytes, CacheStateProto state, String redisRunId) {
+        int cellSize, int k, int m, int subblockBytes, long parityBytes, CacheStateProto state, String redisRunId,
+        long blocksDigest, ParityProtectionProto protection, int sealKeyId, long reservationId, String owner,
+        long expiresAtMillis) {
       this.fileId = fileId;
       this.generation = generation;
       this.path = path;
@@ -86,6 +91,102 @@ final class CacheIndex {
       this.parityBytes = parityBytes;
       this.state = state;
       this.redisRunId = redisRunId;
+      this.blocksDigest = blocksDigest;
+      this.protection = protection;
+      this.sealKeyId = sealKeyId;
+      this.reservationId = reservationId;
+      this.owner = owner;
+      this.expiresAtMillis = expiresAtMillis;
+    }
+
+    String path() {
+      return path;
+    }
+
+    long length() {
+      return length;
+    }
+
+    long parityBytes() {
+      return parityBytes;
+    }
+
+    CacheStateProto state() {
+      return state;
+    }
+
+    boolean cached() {
+      return state == CacheStateProto.CACHED;
+    }
+
+    boolean readerFill() {
+      return readerFill;
+    }
+
+    String redisRunId() {
+      return redisRunId;
+    }
+
+    ByteString valueDigests() {
+      return valueDigests;
+    }
+
+    /** A fill is done by the reader that asked ({@code true}) or by the fill worker. */
+    void setReaderFill(boolean byReader) {
+      readerFill = byReader;
+    }
+
+    /** RESERVED or FILLING -> CACHED: the parity of {@code f} as it is now, {@code bytes} of it. */
+    void commit(FileInfo f, long bytes, ByteString digests, String runId) {
+      state = CacheStateProto.CACHED;
+      path = f.path != null ? f.path : path;
+      length = f.length;
+      modificationTime = f.modificationTime;
+      blocksDigest = f.blocksDigest;
+      parityBytes = bytes;
+      valueDigests = digests;
+      redisRunId = runId;
+      served = null;
+    }
+
+    /** A reservation grown with its file (CSAC's weight follows). */
+    void grow(long bytes) {
+      parityBytes = bytes;
+    }
+
+    /** Out of the index: its keys are being deleted. */
+    void evicting() {
+      state = CacheStateProto.EVICTING;
+    }
+
+    /** Follows a rename (the index is keyed by inode id); true if the path changed. */
+    boolean renamedTo(String newPath) {
+      if (newPath == null || newPath.equals(path)) {
+        return false;
+      }
+      path = newPath;
+      served = null;
+      return true;
+    }
+
+    /** Forgets the descriptor built for readers (the secrets changed). */
+    void forgetServed() {
+      served = null;
+    }
+
+    /**
+     * The descriptor readers get, built once; an entry that does not know its blocks
+     * yet learns them from {@code f}, which {@link #matches} it.
+     */
+    DescriptorProto served(FileInfo f, ParitySecrets secrets, String keyPrefix) {
+      if (blocksDigest == 0) {
+        blocksDigest = f.blocksDigest; // it matches: the blocks are those the parity was made from
+        served = null;
+      }
+      if (served == null) {
+        served = secrets.withKey(toProto(keyPrefix));
+      }
+      return served;
     }
 
     /** Stripes (HDFS blocks grouped k at a time, or block groups) of a file of {@code length} bytes. */
@@ -102,6 +203,11 @@ final class CacheIndex {
     boolean matches(FileInfo f) {
       return f != null && f.id == fileId && f.complete && f.length == length
           && f.modificationTime == modificationTime && (blocksDigest == 0 || blocksDigest == f.blocksDigest);
+    }
+
+    /** Whether {@code f} is the version of the file this entry was made for (a fill's file not written since). */
+    boolean sameVersion(FileInfo f) {
+      return f.modificationTime == modificationTime && f.blocksDigest == blocksDigest;
     }
 
     /** The entry as the index stores it and listCached shows it: never with the file key. */
@@ -126,10 +232,7 @@ final class CacheIndex {
     static Entry fromProto(DescriptorProto d) {
       Entry e = new Entry(d.getFileId(), d.getGeneration(), d.getPath(), d.getLength(), d.getModificationTime(),
           d.getBlockSize(), d.getCellSize(), d.getK(), d.getM(), d.getSubblockBytes(), d.getParityBytes(),
-          d.getState(), d.getRedisRunId());
-      e.blocksDigest = d.getBlocksDigest();
-      e.protection = d.getProtection();
-      e.sealKeyId = d.getSealKeyId();
+          d.getState(), d.getRedisRunId(), d.getBlocksDigest(), d.getProtection(), d.getSealKeyId(), 0, null, 0);
       e.valueDigests = d.getValueDigests();
       return e;
     }
@@ -198,7 +301,6 @@ final class CacheIndex {
     return byFile.values();
   }
 
-  /** Open reservations of writes (not fills). */
   /** Bytes held by the open reservations (writes and fills) of {@code owner}. */
   long reservedBy(String owner) {
     long n = 0;
@@ -210,6 +312,7 @@ final class CacheIndex {
     return n;
   }
 
+  /** Open reservations of writes (not fills). */
   List<Entry> openWrites() {
     List<Entry> out = new ArrayList<>();
     for (Entry e : byReservation.values()) {
@@ -227,6 +330,7 @@ final class CacheIndex {
       Entry e = it.next();
       if (e.expiresAtMillis <= nowMillis) {
         it.remove();
+        e.evicting();
         closed.put(e.reservationId, "expired");
         byFile.remove(e.fileId);
         out.add(e);

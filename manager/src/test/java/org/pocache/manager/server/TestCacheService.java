@@ -1,0 +1,241 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.manager.server;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.IOException;
+import org.junit.Test;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
+
+/**
+ * The Manager's decisions on fakes (see {@link ManagerHarness}): what is served, when
+ * it stops being served, and what Redis is left holding. No cluster, no redis-server,
+ * no waiting: time moves when a test moves it.
+ */
+public class TestCacheService {
+
+  @Test
+  public void aCommittedWriteIsServedAndItsIndexEntryIsInRedis() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      DescriptorProto d = h.writeCached("/a", 4);
+      GetDescriptorResponseProto r = h.service.getDescriptor("/a");
+      assertTrue(r.getDecision(), r.hasParity());
+      assertEquals(d.getGeneration(), r.getParity().getGeneration());
+      assertEquals(4 * ManagerHarness.BLOCK, r.getParity().getLength());
+      h.tick(); // the index write runs on the housekeeping thread
+      assertTrue(h.store.index().load().containsKey(d.getFileId()));
+      assertEquals(1, h.service.metrics().hits.get());
+    }
+  }
+
+  @Test
+  public void nothingIsServedWhileRedisIsDownAndServingResumesByItself() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      h.writeCached("/a", 4);
+      h.store.setAvailable(false);
+      h.tick();
+      assertFalse(h.service.ready());
+      GetDescriptorResponseProto r = h.service.getDescriptor("/a");
+      assertFalse(r.hasParity());
+      assertEquals("CACHE_UNAVAILABLE", r.getDecision());
+      h.namespace.put("/b", 0, false);
+      assertNull(h.admit("/b").reservation); // no admissions either
+      h.store.setAvailable(true);
+      h.tick();
+      assertTrue(h.service.getDescriptor("/a").hasParity());
+    }
+  }
+
+  @Test
+  public void aRedisRestartDropsEverythingAndDeletesWhatItBringsBack() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      DescriptorProto d = h.writeCached("/a", 4);
+      h.store.restart();
+      h.storeParity(d, 4 * ManagerHarness.BLOCK); // as a persisted Redis may bring old values back
+      h.tick();
+      assertEquals(1, h.service.metrics().redisRestarts.get());
+      assertFalse(h.service.getDescriptor("/a").hasParity());
+      assertEquals("old values survived the restart", 0, h.store.valueCount(d.getFileId()));
+    }
+  }
+
+  @Test
+  public void aRestartedManagerKeepsWhatIsStillTrueAndDropsTheRest() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      DescriptorProto same = h.writeCached("/same", 4);
+      DescriptorProto changed = h.writeCached("/changed", 4);
+      DescriptorProto lost = h.writeCached("/lost", 4);
+      h.tick();
+      h.stopService();
+      h.namespace.put("/changed", 4 * ManagerHarness.BLOCK, true, changed.getFileId()); // rewritten meanwhile
+      h.store.delete(h.store.key(lost.getFileId(), lost.getGeneration(), 0, 0, 0)); // a key gone from Redis
+      h.start();
+      assertTrue(h.service.ready());
+      assertTrue(h.service.getDescriptor("/same").hasParity());
+      assertEquals(same.getGeneration(), h.service.getDescriptor("/same").getParity().getGeneration());
+      assertFalse(h.service.getDescriptor("/changed").hasParity());
+      assertFalse(h.service.getDescriptor("/lost").hasParity());
+      assertEquals(0, h.store.valueCount(changed.getFileId()));
+      assertFalse(h.store.index().load().containsKey(lost.getFileId()));
+    }
+  }
+
+  @Test
+  public void reservationsExpireWhenTheClockPassesTheirTtl() throws Exception {
+    try (ManagerHarness h = new ManagerHarness(PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY, "60000")) {
+      h.namespace.put("/w", 0, false);
+      ManagerHarness.ReservationOrRefusal r = h.admit("/w");
+      assertNotNull(r.refusal, r.reservation);
+      h.advance(59_999);
+      h.tick();
+      assertEquals(1, h.service.getReport().getReservations());
+      h.advance(1);
+      h.tick();
+      assertEquals(0, h.service.getReport().getReservations());
+      assertEquals(1, h.service.metrics().expiredReservations.get());
+      FileInfo f = h.namespace.put("/w", ManagerHarness.BLOCK, true, r.reservation.getParity().getFileId());
+      try {
+        h.service.commit(r.reservation.getId(), f.id, f.length, 1, null);
+        fail("committed an expired reservation");
+      } catch (IOException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("is no longer open: expired"));
+      }
+    }
+  }
+
+  @Test
+  public void aReservationGrowsWithItsFileAndEvictsForIt() throws Exception {
+    long capacity = 4 * ManagerHarness.BLOCK; // room for the parity of 4 stripes at m = 1
+    try (ManagerHarness h = new ManagerHarness(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(capacity))) {
+      DescriptorProto old = h.writeCached("/old", 12); // 3 stripes of parity
+      FileInfo open = h.namespace.put("/growing", 0, false);
+      assertNotNull(h.admit("/growing").reservation); // one stripe: fits beside /old
+      assertTrue(h.service.getDescriptor("/old").hasParity());
+      h.namespace.put("/growing", 8 * ManagerHarness.BLOCK, false, open.id); // 2 stripes written, a third begun
+      h.tick();
+      assertFalse("the older file kept its parity", h.service.getDescriptor("/old").hasParity());
+      assertEquals(0, h.store.valueCount(old.getFileId()));
+    }
+  }
+
+  @Test
+  public void deletedFilesLoseTheirParityInTheSweepAndOnAsking() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      DescriptorProto a = h.writeCached("/dir/a", 4);
+      DescriptorProto b = h.writeCached("/dir/b", 4);
+      h.namespace.delete("/dir/a");
+      h.tick(); // the sweep's first round visits every cached file
+      assertEquals(0, h.store.valueCount(a.getFileId()));
+      assertFalse(h.store.index().load().containsKey(a.getFileId()));
+      h.namespace.delete("/dir/b");
+      assertEquals("/dir: parity of 1 deleted file dropped", h.service.forgetDeleted("/dir"));
+      h.tick();
+      assertEquals(0, h.store.valueCount(b.getFileId()));
+    }
+  }
+
+  @Test
+  public void aFileCsacAdmitsOnReadGoesToTheReaderAndBackToTheWorkerOnAbort() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      h.file("/r", 4);
+      GetDescriptorResponseProto r = h.service.getDescriptor("/r", true);
+      assertEquals("FILLING", r.getDecision());
+      assertTrue(r.hasFill());
+      assertTrue(h.filler.taken().isEmpty());
+      h.service.abort(r.getFill().getId(), "the reader did not read it all");
+      assertEquals(1, h.filler.taken().size());
+      assertEquals(r.getFill().getParity().getGeneration(), h.filler.taken().get(0).getGeneration());
+    }
+  }
+
+  @Test
+  public void aFillTheWorkerRefusesEndsAtOnce() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      h.filler.accept = false;
+      h.file("/r", 4);
+      assertEquals("FILLING", h.service.getDescriptor("/r").getDecision());
+      assertEquals(0, h.service.getReport().getReservations());
+      assertEquals(1, h.service.getReport().getFailedFills());
+    }
+  }
+
+  @Test
+  public void aReportOfCorruptParityDropsItOnlyForTheGenerationReported() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      DescriptorProto d = h.writeCached("/a", 4);
+      h.service.reportRead(ReportReadRequestProto.newBuilder().setFileId(d.getFileId())
+          .setGeneration(d.getGeneration() - 1).setOutcome(ReadOutcomeProto.PARITY_CORRUPT).build());
+      assertTrue(h.service.getDescriptor("/a").hasParity());
+      h.service.reportRead(ReportReadRequestProto.newBuilder().setFileId(d.getFileId())
+          .setGeneration(d.getGeneration()).setOutcome(ReadOutcomeProto.PARITY_CORRUPT).build());
+      assertFalse(h.service.getDescriptor("/a").hasParity());
+      h.tick();
+      assertEquals(0, h.store.valueCount(d.getFileId()));
+    }
+  }
+
+  @Test
+  public void protectedParityIsDroppedOnAReportOnlyIfTheManagerFindsItBad() throws Exception {
+    try (ManagerHarness h = new ManagerHarness(PoCacheConfigKeys.PARITY_PROTECTION_KEY, "integrity")) {
+      h.namespace.put("/p", 0, false);
+      ManagerHarness.ReservationOrRefusal r = h.admit("/p");
+      FileInfo f = h.namespace.put("/p", 4 * ManagerHarness.BLOCK, true, r.reservation.getParity().getFileId());
+      try {
+        h.service.commit(r.reservation.getId(), f.id, f.length, 1, null);
+        fail("protected parity committed without digests");
+      } catch (IOException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("protected parity needs the digests of its values"));
+      }
+      assertEquals(0, h.service.getReport().getReservations());
+    }
+  }
+
+  @Test
+  public void aCapacityAboveRedisMaxmemoryIsRefusedUntilRedisHasRoom() throws Exception {
+    org.pocache.cache.InMemoryParityStore store = new org.pocache.cache.InMemoryParityStore();
+    store.setMaxMemory(1 << 20);
+    try (ManagerHarness h = new ManagerHarness(store, PoCacheConfigKeys.CACHE_CAPACITY_KEY, "2097152")) {
+      assertFalse(h.service.ready());
+      assertFalse(h.service.getReport().getRedisHealthy());
+      store.setMaxMemory(4 << 20);
+      h.tick();
+      assertTrue(h.service.ready());
+    }
+  }
+
+  @Test
+  public void anOperatorsEvictDropsParityAndReservationsAlike() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      DescriptorProto d = h.writeCached("/a", 4);
+      String said = h.service.evict("/a");
+      assertTrue(said, said.startsWith("/a: evicted (CACHED, "));
+      assertEquals("/a: not cached", h.service.evict("/a"));
+      h.tick();
+      assertEquals(0, h.store.valueCount(d.getFileId()));
+      assertEquals(0, h.service.getReport().getFilesCached());
+    }
+  }
+}
