@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.Test;
 import org.pocache.testkit.redis.RedisServerFixture;
 
@@ -54,12 +55,18 @@ public class TestRedisFailures {
         store.putAll(keys, crcs, payloads);
         // Batches run in a loop while Redis is killed; each call must end (with an
         // exception) instead of hanging: Future.get bounds the wait.
-        Future<Exception> reader = pool.submit(() -> loopUntilFailure(() -> store.getAll(keys)));
+        AtomicInteger reads = new AtomicInteger();
+        AtomicInteger writes = new AtomicInteger();
+        Future<Exception> reader = pool.submit(() -> loopUntilFailure(() -> store.getAll(keys), reads));
         Future<Exception> writer = pool.submit(() -> loopUntilFailure(() -> {
           store.putAll(keys, crcs, payloads);
           return null;
-        }));
-        Thread.sleep(300);
+        }, writes));
+        long running = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (reads.get() < 2 || writes.get() < 2) { // both loops under way
+          assertTrue("the batch loops did not start", System.nanoTime() < running);
+          Thread.yield();
+        }
         redis.stop();
         Exception r = reader.get(30, TimeUnit.SECONDS);
         Exception w = writer.get(30, TimeUnit.SECONDS);
@@ -109,10 +116,11 @@ public class TestRedisFailures {
     Object run() throws ParityStoreException;
   }
 
-  private static Exception loopUntilFailure(Batch b) {
+  private static Exception loopUntilFailure(Batch b, AtomicInteger rounds) {
     while (true) {
       try {
         b.run();
+        rounds.incrementAndGet();
       } catch (ParityStoreException | RuntimeException e) {
         return e;
       }

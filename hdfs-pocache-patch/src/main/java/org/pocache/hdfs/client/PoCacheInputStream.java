@@ -353,6 +353,12 @@ final class PoCacheInputStream extends FSInputStream
     return s == null ? 0 : s.streamedBytes();
   }
 
+  /** Whether the sequential reader's streamer waits for the caller (for tests); false if there is none. */
+  boolean streamerWaiting() {
+    SequentialReader s = sequential;
+    return s != null && s.streamerWaiting();
+  }
+
   /** Subblocks the sequential reader rebuilt from parity, per block of the file (for tests). */
   java.util.Map<Long, Integer> decodedPerBlock() {
     SequentialReader s = sequential;

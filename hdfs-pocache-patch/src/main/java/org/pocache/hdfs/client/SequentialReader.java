@@ -135,6 +135,8 @@ final class SequentialReader implements Closeable {
   private long callerPos;
   /** The caller wakes an idle streamer once it reads at or past here. @GuardedBy("lock") */
   private long wakeStreamerAt = Long.MAX_VALUE;
+  /** The streamer waits with nothing to stream (for tests). @GuardedBy("lock") */
+  private boolean streamerWaiting;
   /** Where the read-ahead limit stopped the streamer at its last look, -1 if it did not. @GuardedBy("lock") */
   private long limitedAt = -1;
   /** Late subblocks in a row per block not (yet) left to parity. @GuardedBy("lock") */
@@ -556,7 +558,12 @@ final class SequentialReader implements Closeable {
             // Held back by the read-ahead limit, the caller's progress wakes it (a moved
             // window or a close wakes it anyway).
             wakeStreamerAt = limitedAt >= 0 ? callerPos + CHUNK / 4 : Long.MAX_VALUE;
-            lock.wait();
+            streamerWaiting = true;
+            try {
+              lock.wait();
+            } finally {
+              streamerWaiting = false;
+            }
           }
           if (slot.streamStart == 0) {
             slot.streamStart = System.nanoTime();
@@ -736,6 +743,13 @@ final class SequentialReader implements Closeable {
         }
       }
       lock.notifyAll();
+    }
+  }
+
+  /** Whether the streamer waits with nothing left to stream until the caller moves on (for tests). */
+  boolean streamerWaiting() {
+    synchronized (lock) {
+      return streamerWaiting;
     }
   }
 

@@ -148,6 +148,7 @@ public final class PoCacheAdmin extends Configured implements Tool {
     out.println("  Evictions:        " + r.getEvictions());
     out.println("  Prefetches:       " + r.getPrefetches());
     out.println("  Failed fills:     " + r.getFailedFills());
+    out.println("  Heartbeats:       " + r.getHeartbeats() + " (client observations: " + r.getClientObservations() + ")");
     out.println("  Stragglers (" + r.getDetector() + "): " + r.getStragglersCount()
         + (r.getStragglersCount() == 0 ? "" : " " + String.join(", ", r.getStragglersList())));
   }

@@ -292,8 +292,8 @@ public class TestSequentialReads {
       in.seek(BLOCK);
       readExactly(in, 24, BLOCK, BLOCK + 65536, 4096);
       PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
-      // Let a streamer that would run on show it.
-      Thread.sleep(300);
+      // A streamer that ran on would not wait here until it reached the block's end.
+      GenericTestUtils.waitFor(s::streamerWaiting, 10, 10_000);
       long streamed = s.streamedBytes();
       // At most a chunk (128 KiB) past the caller, and one read of up to a chunk beyond that.
       assertTrue("streamed " + streamed + " bytes for a block and 64 KiB", streamed <= BLOCK + (64 << 10) + (256 << 10));

@@ -126,12 +126,13 @@ public class TestClientFaults {
     ExecutorService reader = Executors.newSingleThreadExecutor();
     try (FSDataInputStream in = fs.open(p)) {
       c.hdfs.setAllBandwidth(1 << 20);
+      long started = readsStarted(c);
       byte[] buf = new byte[length];
       Future<?> read = reader.submit(() -> {
         in.readFully(0, buf);
         return null;
       });
-      Thread.sleep(100);
+      GenericTestUtils.waitFor(() -> readsStarted(c) > started, 5, 30_000); // mid-read: DataNodes serve it
       fault.run();
       long faultAt = System.nanoTime();
       read.get(120, TimeUnit.SECONDS);
@@ -343,5 +344,13 @@ public class TestClientFaults {
       assertEquals(out, 1, count(out, "did not answer ("));
       assertEquals(out, 1, count(out, org.pocache.manager.PoCacheConfigKeys.MANAGER_ADDRESS_KEY));
     }
+  }
+
+  private static long readsStarted(ManagerCluster c) {
+    long n = 0;
+    for (int i = 0; i < c.hdfs.cluster().getDataNodes().size(); i++) {
+      n += c.hdfs.throttle(i).readsStarted();
+    }
+    return n;
   }
 }

@@ -59,8 +59,7 @@ public class TestNoLeaks {
           cycle(fs, p, buf);
         }
         assertEquals(1000, fs.proactiveOpens());
-        c.hdfs.throttle(1).reset();
-        Thread.sleep(500); // abandoned reads finish
+        c.hdfs.throttle(1).reset(); // abandoned reads may still be finishing: the bounds below allow for them
         int readers = 0;
         for (Thread t : Thread.getAllStackTraces().keySet()) {
           readers += t.getName().startsWith("pocache-read-") ? 1 : 0;

@@ -76,7 +76,7 @@ public class TestStragglerListFromHeartbeats {
         // Baseline: every DataNode reports and, with none throttled, the list is empty. On a
         // busy 2-core machine one noisy sample can flag a DataNode for an interval; the next
         // normal sample clears it, so wait for the empty list rather than sample it once.
-        Thread.sleep(2 * INTERVAL_MS);
+        GenericTestUtils.waitFor(() -> heartbeats(manager) >= 2L * dataNodes, 50, 10 * INTERVAL_MS);
         GenericTestUtils.waitFor(() -> listIs(manager, Collections.<String>emptySet()), 50, 5 * INTERVAL_MS);
 
         int slow = dataNodes / 2;
@@ -121,6 +121,15 @@ public class TestStragglerListFromHeartbeats {
       if (!stop.get()) {
         throw new IllegalStateException(e);
       }
+    }
+  }
+
+  /** Heartbeats the Manager has taken; two per DataNode give the detector a sample of each. */
+  private static long heartbeats(ManagerClient manager) {
+    try {
+      return manager.getReport().getHeartbeats();
+    } catch (java.io.IOException e) {
+      return 0;
     }
   }
 }

@@ -149,6 +149,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   public void heartbeat(String dataNode, long bytesRead, double serviceMillis, long readOps) throws IOException {
     auth.checkDataNodeCaller(dataNode);
     stragglers.heartbeat(dataNode, bytesRead, serviceMillis, readOps);
+    metrics.heartbeats.incrementAndGet();
   }
 
   @Override
@@ -379,6 +380,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     return ReportProto.newBuilder().setCapacityBytes(g.capacity).setUsedBytes(g.used).setFilesCached(g.filesCached)
         .setReservations(g.reservations).setHits(metrics.hits.get()).setMisses(metrics.misses.get())
         .setStragglerHits(metrics.stragglerHits.get()).setClientObservations(metrics.clientObservations.get())
+        .setHeartbeats(metrics.heartbeats.get())
         .setAdmissions(metrics.admissions.get()).setEvictions(metrics.evictions.get())
         .setPrefetches(metrics.prefetches.get()).setFailedFills(metrics.failedFills.get())
         .addAllStragglers(s.dataNodes).setDetector(s.detector).setPolicies(settings.policies())

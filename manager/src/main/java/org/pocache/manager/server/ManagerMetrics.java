@@ -79,6 +79,7 @@ public final class ManagerMetrics implements MetricsSource {
   final AtomicLong redisFailures = new AtomicLong();
   final AtomicLong failedDeletes = new AtomicLong();
   final AtomicLong clientObservations = new AtomicLong();
+  final AtomicLong heartbeats = new AtomicLong();
 
   private final MetricsRegistry registry = new MetricsRegistry(SOURCE_NAME);
   private final MutableRate lookupLatency = registry.newRate("GetDescriptor", "descriptor lookups (microseconds)", false);
@@ -131,6 +132,7 @@ public final class ManagerMetrics implements MetricsSource {
         .addCounter(Interns.info("StragglerHits", "reads where parity replaced a late piece"), stragglerHits.get())
         .addCounter(Interns.info("ClientObservations", "per-DataNode read times clients reported"),
             clientObservations.get())
+        .addCounter(Interns.info("Heartbeats", "DataNode heartbeats taken"), heartbeats.get())
         .addCounter(Interns.info("Admissions", "write reservations and fills granted"), admissions.get())
         .addCounter(Interns.info("RefusedAdmissions", "write admissions refused"), refusedAdmissions.get())
         .addCounter(Interns.info("Evictions", "files evicted"), evictions.get())
