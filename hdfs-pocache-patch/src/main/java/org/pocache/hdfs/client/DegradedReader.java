@@ -35,7 +35,6 @@ import org.pocache.cache.ParityStore;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.protocol.ParitySeals;
 
 /**
  * Degraded reads (POCache paper section 3.1) for reads that do not cover whole
@@ -65,20 +64,18 @@ final class DegradedReader {
   /** The same for direct reads of part of a subblock (short positional reads), which take far less. */
   private volatile double meanPartNanos;
 
-  DegradedReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, ParityAccess parity,
-      ExecutorService pool, BufferPool buffers, SlowSources sources,
-      PieceLocations locations, double deadlineFactor, long minDeadlineMillis) {
-    this.data = data;
-    this.d = d;
-    this.seal = ParitySeals.forReading(d);
-    this.layout = layout;
-    this.access = parity;
-    this.pool = pool;
-    this.buffers = buffers;
-    this.sources = sources;
-    this.locations = locations;
+  DegradedReader(ReadContext ctx, double deadlineFactor) {
+    this.data = ctx.data;
+    this.d = ctx.descriptor;
+    this.seal = ctx.seal;
+    this.layout = ctx.layout;
+    this.access = ctx.parity;
+    this.pool = ctx.pool;
+    this.buffers = ctx.buffers;
+    this.sources = ctx.sources;
+    this.locations = ctx.locations;
     this.deadlineFactor = deadlineFactor;
-    this.minDeadlineMillis = minDeadlineMillis;
+    this.minDeadlineMillis = ctx.minDeadlineMillis;
   }
 
   /**

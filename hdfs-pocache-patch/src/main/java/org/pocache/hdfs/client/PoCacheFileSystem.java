@@ -472,14 +472,14 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
     // the threads that make them; the stream counts what it returns, on its caller's thread.
     PositionedReadable uncounted = new UncountedReads(in, statistics);
-    ProactiveReader reader = new ProactiveReader(uncounted, d, layout, s, pool, buffers, slowSources,
-        locations, inflight, deadlineMinMillis);
+    ReadContext ctx = new ReadContext(uncounted, d, layout, s, pool, buffers, slowSources, locations,
+        deadlineMinMillis);
+    ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;
     ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
     if (d.getLayout() != LayoutProto.STRIPED) {
-      degraded = new DegradedReader(uncounted, d, layout, s, pool, buffers, slowSources, locations,
-          deadlineFactor, deadlineMinMillis);
+      degraded = new DegradedReader(ctx, deadlineFactor);
       List<LocatedBlock> blocks = in.getAllBlocks();
       String src = path;
       SequentialReader.Opener opener = () -> {

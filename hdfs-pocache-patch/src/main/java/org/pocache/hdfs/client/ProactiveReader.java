@@ -36,7 +36,6 @@ import org.pocache.cache.ParityStore;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.protocol.ParitySeals;
 
 /**
  * Proactive reads (POCache paper section 3.1): for each substripe a positional read
@@ -129,20 +128,18 @@ final class ProactiveReader {
   /** Length of every pooled piece array: a substripe's pieces never exceed a subblock. */
   private final int pieceBytes;
 
-  ProactiveReader(PositionedReadable data, DescriptorProto d, StripeLayout layout, ParityAccess parity,
-      ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
-      int inflight, long minDeadlineMillis) {
-    this.data = data;
-    this.d = d;
-    this.seal = ParitySeals.forReading(d);
-    this.layout = layout;
-    this.access = parity;
-    this.pool = pool;
-    this.buffers = buffers;
-    this.sources = sources;
-    this.locations = locations;
+  ProactiveReader(ReadContext ctx, int inflight) {
+    this.data = ctx.data;
+    this.d = ctx.descriptor;
+    this.seal = ctx.seal;
+    this.layout = ctx.layout;
+    this.access = ctx.parity;
+    this.pool = ctx.pool;
+    this.buffers = ctx.buffers;
+    this.sources = ctx.sources;
+    this.locations = ctx.locations;
     this.inflight = inflight;
-    this.minDeadlineNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
+    this.minDeadlineNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(ctx.minDeadlineMillis);
     this.pieceBytes = layout.subblockSize();
   }
 
@@ -265,13 +262,11 @@ final class ProactiveReader {
    * array holds substripe j0 + c at offset c * S. A data read copies its piece into
    * the caller's buffer as soon as it arrives, so only pieces decoded are copied on
    * the caller's time; pieces arriving together copy at once, each to its own range.
-   * Closing the fetch waits for copies under way and stops new ones, so after it no
-   * read touches the caller's buffer again.
+   * Closing the fetch shuts its {@link CallerBufferGuard}, so after it no read touches
+   * the caller's buffer again. Each piece has one {@link Piece.State}, changed only by
+   * the thread completing the fetch.
    */
   private final class Fetch {
-    /** A decoded piece whose read took this many times its peers' time was late, not just last. */
-    static final double LATE_FACTOR = 1.5;
-
     final long s;
     final int j0;
     final int count;
@@ -279,30 +274,17 @@ final class ProactiveReader {
     final int[] len;
     /** Stored bytes of piece i in substripe j0 + c: stored[c][i]. */
     final int[][] stored;
-    /** Stored bytes of piece i in the whole run. */
-    final int[] total;
     final Leases leases = new Leases(buffers);
-    /** The data pieces as they will be used: the arrays the reads fill, or decoded replacements. */
-    final byte[][] pieces;
-    final boolean[] have;
-    /** Pieces whose read was not started because their source is slow; read only if parity fails. */
-    final boolean[] skipped;
-    /** Skipped pieces not to be read just because a read piece lags: their DataNode has a backlog. */
-    final boolean[] held;
-    /** Pieces replaced by decoded bytes before their read arrived. */
-    final boolean[] decoded;
-    /** Pieces whose read failed (a dead DataNode): only decoding can bring them. */
-    final boolean[] failed;
+    final Piece[] pieces;
     final CompletionService<Integer> done = new ExecutorCompletionService<>(pool);
     final long born = System.nanoTime();
-    /** When each data read finished (System.nanoTime), written by the read before its future completes. */
-    final long[] arrivedAt;
+    final CallerBufferGuard guard = new CallerBufferGuard();
+    final LatenessJudge judge;
     /** When the last data piece taken so far arrived, if any has. */
     long lastArrival;
     boolean anyArrived;
-    /** Data read futures by piece index (null: virtual zeros, or not started). */
-    final Future<?>[] reads;
     final Future<Integer> parityGet;
+    /** Reads and the GET not yet taken from {@link #done}. */
     int outstanding;
     /** Parity value r of substripe j0 + c at c * m + r. */
     volatile ParityValue[] parity;
@@ -310,23 +292,10 @@ final class ProactiveReader {
     volatile boolean unpacked;
     /** Parity r of the whole run, substripe j0 + c at offset c * S; filled by the GET when every value is usable. */
     final byte[][] parityBytes;
-    /** The caller's buffer: buf[off] is file offset pos. Guarded by this fetch's monitor. */
+    /** The caller's buffer: buf[off] is file offset pos; written only inside {@link #guard}. */
     private final long pos;
     private final byte[] buf;
     private final int off;
-    /** Pieces already in the caller's buffer; once closed, reads no longer copy. Guarded by this. */
-    private final boolean[] copied;
-    private boolean closed;
-    /** Reads copying into the caller's buffer right now (they start only while not closed). Guarded by this. */
-    private int copying;
-    /** Reads that ended, and how; decoded pieces waiting for their read to end to be judged. Guarded by this. */
-    private final boolean[] ended;
-    private final boolean[] endedOk;
-    private final boolean[] judgeLater;
-    /** When the pieces that completed the fetch had arrived (for judging decoded ones). Guarded by this. */
-    private long peersAt;
-    /** For a decoded piece whose read still runs: what ends its place in the DataNode's backlog. Guarded by this. */
-    private final Runnable[] backlogged;
 
     Fetch(long s, int j0, int count, long pos, byte[] buf, int off) {
       this.s = s;
@@ -339,7 +308,7 @@ final class ProactiveReader {
       int m = d.getM();
       len = new int[count];
       stored = new int[count][k];
-      total = new int[k];
+      int[] total = new int[k];
       for (int c = 0; c < count; c++) {
         len[c] = layout.parityLength(s, j0 + c);
         for (int i = 0; i < k; i++) {
@@ -347,19 +316,8 @@ final class ProactiveReader {
           total[i] += stored[c][i];
         }
       }
-      pieces = new byte[k][];
-      have = new boolean[k];
-      skipped = new boolean[k];
-      held = new boolean[k];
-      decoded = new boolean[k];
-      failed = new boolean[k];
-      reads = new Future<?>[k];
-      arrivedAt = new long[k];
-      copied = new boolean[k];
-      ended = new boolean[k];
-      endedOk = new boolean[k];
-      judgeLater = new boolean[k];
-      backlogged = new Runnable[k];
+      judge = new LatenessJudge(sources, k, i -> locations.of(s, i), born);
+      pieces = new Piece[k];
       parityBytes = new byte[m][];
       for (int r = 0; r < m; r++) {
         parityBytes[r] = leases.forTask(count * pieceBytes);
@@ -415,18 +373,16 @@ final class ProactiveReader {
         if (total[i] > 0) {
           byte[] b = leases.forTask(count * pieceBytes);
           zeroPastStored(b, i); // the virtual zeros of a short piece
-          pieces[i] = b;
+          pieces[i] = new Piece(i, total[i], b, Piece.State.SKIPPED);
           if (skipNow[i]) {
-            skipped[i] = true;
             leases.written(b); // no read writes into it unless started later
           } else {
-            startRead(i);
+            startRead(pieces[i], false);
           }
         } else {
           byte[] b = leases.scratch(count * pieceBytes);
           zeroPastStored(b, i);
-          pieces[i] = b;
-          have[i] = true;
+          pieces[i] = new Piece(i, 0, b, Piece.State.VIRTUAL_ZERO);
         }
       }
     }
@@ -439,15 +395,17 @@ final class ProactiveReader {
       }
     }
 
-    private void startRead(int i) {
-      int n = total[i];
+    /** Starts piece p's read; {@code wasSkipped}: its array was set aside and goes back to a read after all. */
+    private void startRead(Piece p, boolean wasSkipped) {
+      int i = p.index;
+      int n = p.bytes;
       long at = layout.fileOffset(s, j0, i, 0);
-      byte[] b = pieces[i];
-      if (skipped[i]) {
-        leases.lend(b); // a skipped piece's array goes back to a read after all
-        skipped[i] = false;
+      byte[] b = p.array;
+      if (wasSkipped) {
+        leases.lend(b);
       }
-      reads[i] = done.submit(() -> {
+      p.state = Piece.State.READING;
+      p.read = done.submit(() -> {
         boolean ok = false;
         Runnable inFlight = sources.reading(locations.of(s, i), n);
         try {
@@ -459,21 +417,21 @@ final class ProactiveReader {
               inFlight.run();
             }
           }
-          arrivedAt[i] = System.nanoTime();
+          p.arrivedAt = System.nanoTime();
           ok = true;
-          if (beginCopy()) {
+          if (guard.beginCopy()) {
             boolean whole = false;
             try {
-              copyOut(i, b); // outside the monitor: pieces arriving together copy at once
+              copyOut(i, b); // outside any monitor: pieces arriving together copy at once
               whole = true;
             } finally {
-              endCopy(i, whole);
+              guard.endCopy(p, whole);
             }
           }
-          sources.observed(locations.of(s, i), n, arrivedAt[i] - t0);
+          sources.observed(locations.of(s, i), n, p.arrivedAt - t0);
         } finally {
           leases.written(b);
-          ended(i, ok);
+          judge.ended(i, ok, p.arrivedAt);
         }
         return i;
       });
@@ -488,8 +446,8 @@ final class ProactiveReader {
      */
     private Future<Integer> next() throws InterruptedException {
       boolean anySkipped = false;
-      for (int i = 0; i < skipped.length; i++) {
-        anySkipped |= skipped[i] && !held[i];
+      for (Piece p : pieces) {
+        anySkipped |= p.state == Piece.State.SKIPPED;
       }
       if (!anySkipped || !anyArrived) {
         return done.take();
@@ -502,9 +460,9 @@ final class ProactiveReader {
     /** Starts the reads left to parity; false if there were none. */
     private boolean startSkipped() {
       boolean any = false;
-      for (int i = 0; i < skipped.length; i++) {
-        if (skipped[i]) {
-          startRead(i);
+      for (Piece p : pieces) {
+        if (p.leftToParity()) {
+          startRead(p, true);
           any = true;
         }
       }
@@ -514,22 +472,22 @@ final class ProactiveReader {
     /**
      * Starts the reads left to parity because a piece that was read lags (the skip may
      * rest on stale history), except those on a DataNode with a backlog of abandoned
-     * reads: it has not answered the reads it has. Those stay held for this fetch
+     * reads: it has not answered the reads it has. Those are held for this fetch
      * unless parity fails ({@link #startSkipped}).
      */
     private void startSkippedUnlessBacklogged() {
-      for (int i = 0; i < skipped.length; i++) {
-        if (skipped[i] && !held[i]) {
-          if (sources.backlogged(locations.of(s, i))) {
-            held[i] = true;
+      for (Piece p : pieces) {
+        if (p.state == Piece.State.SKIPPED) {
+          if (sources.backlogged(locations.of(s, p.index))) {
+            p.state = Piece.State.HELD;
           } else {
-            startRead(i);
+            startRead(p, true);
           }
         }
       }
     }
 
-    /** Copies piece i (from {@code from}) into the caller's buffer. Called holding this fetch's monitor. */
+    /** Copies piece i (from {@code from}) into the caller's buffer; only inside the guard, or after it closed. */
     private void copyOut(int i, byte[] from) {
       for (int c = 0; c < count; c++) {
         int n = stored[c][i];
@@ -540,52 +498,21 @@ final class ProactiveReader {
       }
     }
 
-    /** Whether a read that arrived may copy into the caller's buffer: not once the fetch is closed. */
-    private synchronized boolean beginCopy() {
-      if (closed) {
-        return false;
-      }
-      copying++;
-      return true;
-    }
-
-    private synchronized void endCopy(int i, boolean whole) {
-      copied[i] = whole;
-      if (--copying == 0) {
-        notifyAll();
-      }
-    }
-
-    /**
-     * Marks the fetch closed and waits for copies already under way (a piece's copy
-     * takes about a millisecond): after this no read touches the caller's buffer.
-     * Called holding this fetch's monitor.
-     */
-    private void closeAndAwaitCopies() {
-      closed = true;
-      boolean interrupted = false;
-      while (copying > 0) {
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          interrupted = true; // the copies end by themselves; the caller's buffer must be ours first
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
     /** No read copies into the caller's buffer after this; arrays go back as their reads end. */
     void close() {
-      synchronized (this) {
-        closeAndAwaitCopies();
-      }
+      guard.closeAndAwait();
       leases.close();
     }
 
+    private int missing() {
+      int n = 0;
+      for (Piece p : pieces) {
+        n += p.have() ? 0 : 1;
+      }
+      return n;
+    }
+
     void complete(Outcome outcome) throws IOException {
-      int k = d.getK();
       int m = d.getM();
       boolean parityOk = false;
       IOException dataError = null;
@@ -593,7 +520,7 @@ final class ProactiveReader {
       long decodableAt = 0;
       try {
         while (true) {
-          int missing = k - count(have);
+          int missing = missing();
           if (missing == 0) {
             break;
           }
@@ -634,8 +561,9 @@ final class ProactiveReader {
                 startSkipped(); // parity cannot stand in for them: read them after all
               }
             } else {
-              have[i] = true;
-              lastArrival = anyArrived ? Math.max(lastArrival, arrivedAt[i]) : arrivedAt[i];
+              Piece p = pieces[i];
+              p.state = Piece.State.ARRIVED;
+              lastArrival = anyArrived ? Math.max(lastArrival, p.arrivedAt) : p.arrivedAt;
               anyArrived = true;
             }
           } catch (ExecutionException e) {
@@ -646,8 +574,10 @@ final class ProactiveReader {
               startSkipped();
             } else {
               dataError = c instanceof IOException ? (IOException) c : new IOException(c);
-              for (int i = 0; i < reads.length; i++) {
-                failed[i] |= reads[i] == f; // nothing more to wait for from it
+              for (Piece p : pieces) {
+                if (p.read == f) {
+                  p.state = Piece.State.FAILED; // nothing more to wait for from it
+                }
               }
               startSkipped(); // rebuilding the failed piece needs every other one
             }
@@ -657,7 +587,8 @@ final class ProactiveReader {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException("interrupted during a proactive read");
       }
-      if (count(have) < k && !(parityOk && k - count(have) <= m && decode(outcome))) {
+      int missing = missing();
+      if (missing > 0 && !(parityOk && missing <= m && decode(outcome))) {
         // Parity could not stand in: the data pieces themselves, as vanilla HDFS would.
         if (dataError != null) {
           throw dataError;
@@ -665,66 +596,23 @@ final class ProactiveReader {
         startSkipped();
         waitForData();
       }
-      synchronized (this) {
-        closeAndAwaitCopies(); // from here on the caller's buffer is the caller's alone
-        for (int i = 0; i < k; i++) {
-          if (!copied[i]) {
-            copyOut(i, pieces[i]); // decoded, or virtual zeros (nothing stored)
-          }
+      guard.closeAndAwait(); // from here on the caller's buffer is the caller's alone
+      for (Piece p : pieces) {
+        if (!p.copied) {
+          copyOut(p.index, p.array); // decoded, or virtual zeros (nothing stored)
         }
       }
-      for (int i = 0; i < k; i++) {
-        if (reads[i] != null && !decoded[i] && sources.judging()) {
-          sources.served(locations.of(s, i), false);
+      long peersAt = anyArrived ? lastArrival : System.nanoTime();
+      for (Piece p : pieces) {
+        if (p.read == null || !sources.judging() && p.state != Piece.State.DECODED) {
+          continue;
+        }
+        if (p.state == Piece.State.DECODED) {
+          judge.decoded(p.index, peersAt);
+        } else {
+          judge.onTime(p.index);
         }
       }
-      synchronized (this) {
-        // A decoded piece is judged when its read ends: only then is it known how late it was.
-        peersAt = anyArrived ? lastArrival : System.nanoTime();
-        for (int i = 0; i < k; i++) {
-          if (reads[i] != null && decoded[i]) {
-            judgeLater[i] = true;
-            if (ended[i]) {
-              judge(i);
-            } else {
-              backlogged[i] = sources.abandoned(locations.of(s, i));
-            }
-          }
-        }
-      }
-    }
-
-    /** The read of piece i ended ({@code ok}: with its bytes). */
-    private synchronized void ended(int i, boolean ok) {
-      ended[i] = true;
-      endedOk[i] = ok;
-      if (backlogged[i] != null) {
-        backlogged[i].run();
-        backlogged[i] = null;
-      }
-      if (judgeLater[i]) {
-        judge(i);
-      }
-    }
-
-    /**
-     * Records whether decoded piece i's read was late: it failed, or it took at least
-     * {@link #LATE_FACTOR} times as long as the pieces that completed the fetch. A
-     * healthy DataNode that merely came last is not late. Called holding this monitor.
-     */
-    private void judge(int i) {
-      judgeLater[i] = false;
-      long peers = Math.max(1, peersAt - born);
-      boolean late = !endedOk[i] || arrivedAt[i] - born >= LATE_FACTOR * peers;
-      sources.served(locations.of(s, i), late);
-    }
-
-    private int count(boolean[] b) {
-      int n = 0;
-      for (boolean x : b) {
-        n += x ? 1 : 0;
-      }
-      return n;
     }
 
     /** Whether every parity value arrived intact (the values' own checksums were checked by the store). */
@@ -750,12 +638,12 @@ final class ProactiveReader {
      */
     private long graceNanos() {
       long bytes = 0;
-      for (int i = 0; i < have.length; i++) {
-        if (!have[i]) {
-          if (reads[i] == null || failed[i]) {
+      for (Piece p : pieces) {
+        if (!p.have()) {
+          if (p.state != Piece.State.READING) {
             return 0;
           }
-          bytes += total[i];
+          bytes += p.bytes;
         }
       }
       return DecodeCost.expectedNanos(bytes);
@@ -767,8 +655,8 @@ final class ProactiveReader {
       boolean ok = decodeMissing(outcome);
       if (ok) {
         long bytes = 0;
-        for (int i = 0; i < decoded.length; i++) {
-          bytes += decoded[i] ? total[i] : 0;
+        for (Piece p : pieces) {
+          bytes += p.state == Piece.State.DECODED ? p.bytes : 0;
         }
         DecodeCost.measured(bytes, System.nanoTime() - start);
       }
@@ -803,16 +691,16 @@ final class ProactiveReader {
       int m = d.getM();
       byte[][] in = new byte[k + m][];
       int missing = 0;
-      for (int i = 0; i < k; i++) {
-        in[i] = have[i] ? pieces[i] : null;
-        missing += have[i] ? 0 : 1;
+      for (Piece piece : pieces) {
+        in[piece.index] = piece.have() ? piece.array : null;
+        missing += piece.have() ? 0 : 1;
       }
       for (int r = 0; r < m; r++) {
         in[k + r] = parityBytes[r];
       }
       int[] erased = new int[missing];
       for (int i = 0, e = 0; i < k; i++) {
-        if (!have[i]) {
+        if (!pieces[i].have()) {
           erased[e++] = i;
         }
       }
@@ -838,22 +726,22 @@ final class ProactiveReader {
       }
       for (int e = 0; e < missing; e++) {
         // A late read still owns its array; the decoded bytes take its place.
-        pieces[erased[e]] = out[e];
-        have[erased[e]] = true;
-        decoded[erased[e]] = true;
+        Piece piece = pieces[erased[e]];
+        piece.array = out[e];
+        piece.state = Piece.State.DECODED;
         for (int c = 0; c < count; c++) {
-          outcome.decoded += stored[c][erased[e]] > 0 ? 1 : 0;
+          outcome.decoded += stored[c][piece.index] > 0 ? 1 : 0;
         }
       }
       return true;
     }
 
     private void waitForData() throws IOException {
-      for (int i = 0; i < d.getK(); i++) {
-        if (!have[i]) {
+      for (Piece p : pieces) {
+        if (!p.have()) {
           try {
-            reads[i].get();
-            have[i] = true;
+            p.read.get();
+            p.state = Piece.State.ARRIVED;
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted during a proactive read");

@@ -1,0 +1,73 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.client;
+
+import java.util.concurrent.Future;
+
+/**
+ * One data piece of a proactive fetch and where it stands. Its {@link State} and
+ * array belong to the thread completing the fetch; {@link #arrivedAt} is written by
+ * the piece's read before its future completes; {@link #copied} under the fetch's
+ * {@link CallerBufferGuard}.
+ */
+final class Piece {
+  enum State {
+    /** Nothing stored here (past the end of a short file): virtual zeros, never read. */
+    VIRTUAL_ZERO,
+    /** Left to parity because its source is slow; read only if the substripe cannot do without it. */
+    SKIPPED,
+    /** Skipped, and kept so even while a piece that was read lags: its DataNode has a backlog. */
+    HELD,
+    /** Its read is under way. */
+    READING,
+    /** Its read brought its bytes. */
+    ARRIVED,
+    /** Its read failed (a dead DataNode): only decoding can bring it. */
+    FAILED,
+    /** Rebuilt from parity; a read of it, if one was started, is abandoned. */
+    DECODED
+  }
+
+  final int index;
+  /** Stored bytes of this piece over the whole run of substripes. */
+  final int bytes;
+  /** The array a read fills, or the decoded bytes that replaced it. */
+  byte[] array;
+  State state;
+  /** Its read (completes with {@link #index}), or null if none was started. */
+  Future<Integer> read;
+  /** When its read finished (System.nanoTime). */
+  long arrivedAt;
+  /** Whether its read copied it whole into the caller's buffer. */
+  boolean copied;
+
+  Piece(int index, int bytes, byte[] array, State state) {
+    this.index = index;
+    this.bytes = bytes;
+    this.array = array;
+    this.state = state;
+  }
+
+  /** Whether its bytes are in hand: arrived, decoded, or zeros. */
+  boolean have() {
+    return state == State.ARRIVED || state == State.DECODED || state == State.VIRTUAL_ZERO;
+  }
+
+  /** Whether it waits to be read only if parity cannot stand in for it. */
+  boolean leftToParity() {
+    return state == State.SKIPPED || state == State.HELD;
+  }
+}
