@@ -179,16 +179,7 @@ public final class RedisSettings {
   }
 
   private static long longIn(Function<String, String> get, String key, String dflt, long min, long max) {
-    String v = get(get, key, dflt);
-    try {
-      long n = Long.parseLong(v);
-      if (n < min || n > max) {
-        throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + n);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
-    }
+    return ConfigNumbers.parse(key, get(get, key, dflt), min, max);
   }
 
   private static List<Endpoint> parseHosts(String v) {

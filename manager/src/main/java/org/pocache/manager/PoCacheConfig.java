@@ -17,6 +17,7 @@ package org.pocache.manager;
 
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.pocache.cache.ConfigNumbers;
 
 /**
  * Typed, validating access to the {@code dfs.pocache.*} keys. Hadoop's own getters
@@ -73,34 +74,17 @@ public final class PoCacheConfig {
    * @throws IllegalArgumentException naming the key otherwise
    */
   public static int getInt(Configuration conf, String key, String dflt, int min, int max) {
-    String v = conf.getTrimmed(key, dflt);
-    try {
-      int n = Integer.parseInt(v);
-      if (n < min || n > max) {
-        throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + n);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
-    }
+    return (int) getLong(conf, key, dflt, min, max);
   }
 
   /**
-   * A long integer key in [min, max].
+   * A number in [min, max]; keys ending in {@code .bytes} take k, m, g, t suffixes and
+   * keys ending in {@code .ms} a time unit (see {@link ConfigNumbers}).
    *
-   * @throws IllegalArgumentException naming the key otherwise
+   * @throws IllegalArgumentException naming the key
    */
   public static long getLong(Configuration conf, String key, String dflt, long min, long max) {
-    String v = conf.getTrimmed(key, dflt);
-    try {
-      long n = Long.parseLong(v);
-      if (n < min || n > max) {
-        throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + n);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
-    }
+    return ConfigNumbers.parse(key, conf.getTrimmed(key, dflt), min, max);
   }
 
   /**

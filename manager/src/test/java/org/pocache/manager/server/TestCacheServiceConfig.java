@@ -33,11 +33,12 @@ public class TestCacheServiceConfig {
     bad(PoCacheConfigKeys.CSAC_PREDICTION_KEY, "oracle", "recency");
     bad(PoCacheConfigKeys.CODE_K_KEY, "1", "[2, 32]");
     bad(PoCacheConfigKeys.CODE_M_KEY, "5", "[1, 4]");
-    bad(PoCacheConfigKeys.SUBBLOCK_KEY, "1k", "must be an integer");
+    bad(PoCacheConfigKeys.SUBBLOCK_KEY, "1k", "must be in [4096, ");
+    bad(PoCacheConfigKeys.SUBBLOCK_KEY, "1 MiB", "optionally with a binary suffix");
     bad(PoCacheConfigKeys.CACHE_CAPACITY_KEY, "0", "[1, ");
-    bad(PoCacheConfigKeys.CACHE_MAX_FILE_KEY, "-1", "[1, ");
+    bad(PoCacheConfigKeys.CACHE_MAX_FILE_KEY, "-1", "a number of bytes");
     bad(PoCacheConfigKeys.CSAC_PREFETCH_RATIO_KEY, "1.5", "[0.0, 1.0]");
-    bad(PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY, "soon", "must be an integer");
+    bad(PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY, "soon", "optionally with a unit (ms, s, m, h, d)");
     bad(PoCacheConfigKeys.REDIS_HOSTS_KEY, "nohostport", "");
   }
 
