@@ -52,7 +52,8 @@ public class ITDropInJar {
   public void theHadoop33JarIsJava8AndSpeaksThirdpartyProtobuf() throws IOException {
     check(JAR33);
     try (JarFile jar = new JarFile(JAR33);
-         InputStream in = jar.getInputStream(jar.getJarEntry("org/pocache/manager/proto/PoCacheManagerProtos$DescriptorProto.class"))) {
+         InputStream in = jar.getInputStream(
+             jar.getJarEntry("org/pocache/manager/proto/PoCacheManagerProtos$DescriptorProto.class"))) {
       String text = new String(readAll(in), "ISO-8859-1");
       assertTrue("DescriptorProto is not built on org.apache.hadoop.thirdparty.protobuf",
           text.contains("org/apache/hadoop/thirdparty/protobuf/GeneratedMessageV3"));
@@ -93,14 +94,16 @@ public class ITDropInJar {
       assertTrue("bundled or not relocated: " + head(unrelocated), unrelocated.isEmpty());
       assertTrue("Jedis is not in the jar", jedis);
       for (String entry : new String[] {"org/pocache/hdfs/client/PoCacheFileSystem.class",
-          "org/pocache/hdfs/namenode/PoCacheNameNodePlugin.class", "org/pocache/hdfs/datanode/PoCacheDataNodePlugin.class",
+          "org/pocache/hdfs/namenode/PoCacheNameNodePlugin.class",
+          "org/pocache/hdfs/datanode/PoCacheDataNodePlugin.class",
           "org/pocache/hdfs/fill/FillWorker.class", "org/pocache/hdfs/tools/PoCacheAdmin.class",
           "pocache-default.xml"}) {
         assertTrue(entry + " missing", jar.getEntry(entry) != null);
       }
       File nativeDir = new File(System.getProperty("pocache.native.built", "../coder/target/classes/native"));
       if (nativeDir.isDirectory()) {
-        String arch = System.getProperty("os.arch").equals("amd64") ? "linux-amd64" : "linux-" + System.getProperty("os.arch");
+        String arch = System.getProperty("os.arch").equals("amd64") ? "linux-amd64" : "linux-"
+            + System.getProperty("os.arch");
         assertTrue("the ISA-L JNI library was built but is not in the jar",
             jar.getEntry("native/" + arch + "/libpocache_isal.so") != null);
       }

@@ -21,8 +21,6 @@ import static org.pocache.hdfs.lines.ChildJvms.readAll;
 import static org.pocache.hdfs.lines.ChildJvms.siteFile;
 
 import java.io.File;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -107,13 +107,19 @@ public final class PoCacheConfigKeys {
   public static final String REDIS_ASYNC_MAX_BYTES_KEY = RedisSettings.ASYNC_MAX_BYTES_KEY;
   public static final String REDIS_ASYNC_MAX_BYTES_DEFAULT = RedisSettings.ASYNC_MAX_BYTES_DEFAULT;
 
-  /** Parity uploads to a standalone Redis without TLS use POCache's own RESP connections (about half the client CPU per MiB of Jedis's); false sends them through Jedis like every other call. Ignored for a cluster or with TLS. */
+  /**
+   * Parity uploads to a standalone Redis without TLS use POCache's own RESP connections (about half the client CPU
+   * per MiB of Jedis's); false sends them through Jedis like every other call. Ignored for a cluster or with TLS.
+   */
   public static final String REDIS_RESP_SET_KEY = RedisSettings.RESP_SET_KEY;
   public static final String REDIS_RESP_SET_DEFAULT = RedisSettings.RESP_SET_DEFAULT;
 
   // The Manager and its straggler list.
 
-  /** host:port the Manager's RPC server listens on (in the NameNode with the plugin). Clients and DataNodes connect to this port on the NameNode's host when the host is 0.0.0.0. */
+  /**
+   * host:port the Manager's RPC server listens on (in the NameNode with the plugin). Clients and DataNodes connect
+   * to this port on the NameNode's host when the host is 0.0.0.0.
+   */
   public static final String MANAGER_ADDRESS_KEY = "dfs.pocache.manager.address";
   public static final String MANAGER_ADDRESS_DEFAULT = "0.0.0.0:8047";
 
@@ -125,11 +131,17 @@ public final class PoCacheConfigKeys {
   public static final String MANAGER_RPC_TIMEOUT_KEY = "dfs.pocache.manager.rpc.timeout.ms";
   public static final String MANAGER_RPC_TIMEOUT_DEFAULT = "200";
 
-  /** After a call the Manager did not answer, clients and DataNodes skip it for this long, milliseconds (then one call tries it again): a dead or unreachable Manager costs one timeout per period. 0 tries every call. */
+  /**
+   * After a call the Manager did not answer, clients and DataNodes skip it for this long, milliseconds (then one
+   * call tries it again): a dead or unreachable Manager costs one timeout per period. 0 tries every call.
+   */
   public static final String MANAGER_BREAKER_OPEN_KEY = "dfs.pocache.manager.breaker.open.ms";
   public static final String MANAGER_BREAKER_OPEN_DEFAULT = "10000";
 
-  /** Straggler detector: median-mad (robust; finds one straggler among few DataNodes) or three-sigma (the paper's rule; cannot flag a single straggler among 10 or fewer DataNodes). */
+  /**
+   * Straggler detector: median-mad (robust; finds one straggler among few DataNodes) or three-sigma (the paper's
+   * rule; cannot flag a single straggler among 10 or fewer DataNodes).
+   */
   public static final String STRAGGLER_DETECTOR_KEY = "dfs.pocache.straggler.detector";
   public static final String STRAGGLER_DETECTOR_DEFAULT = "median-mad";
 
@@ -141,7 +153,10 @@ public final class PoCacheConfigKeys {
   public static final String STRAGGLER_SAMPLE_TTL_KEY = "dfs.pocache.straggler.sample.ttl.ms";
   public static final String STRAGGLER_SAMPLE_TTL_DEFAULT = "10000";
 
-  /** A flagged DataNode leaves the list when not flagged again for this long (a fresh normal sample clears it at once), milliseconds. */
+  /**
+   * A flagged DataNode leaves the list when not flagged again for this long (a fresh normal sample clears it at
+   * once), milliseconds.
+   */
   public static final String STRAGGLER_REPORT_TTL_KEY = "dfs.pocache.straggler.report.ttl.ms";
   public static final String STRAGGLER_REPORT_TTL_DEFAULT = "60000";
 
@@ -159,7 +174,10 @@ public final class PoCacheConfigKeys {
 
   // Code, cache and CSAC; the Manager's housekeeping.
 
-  /** Data pieces per stripe k for replicated (contiguous) files; an erasure-coded file uses its HDFS policy's data units instead. 2 to 32. */
+  /**
+   * Data pieces per stripe k for replicated (contiguous) files; an erasure-coded file uses its HDFS policy's data
+   * units instead. 2 to 32.
+   */
   public static final String CODE_K_KEY = "dfs.pocache.code.k";
   public static final String CODE_K_DEFAULT = "4";
 
@@ -167,7 +185,11 @@ public final class PoCacheConfigKeys {
   public static final String CODE_M_KEY = "dfs.pocache.code.m";
   public static final String CODE_M_DEFAULT = "1";
 
-  /** Subblock size S of replicated files, bytes: the unit of incremental encoding, of parity values and of proactive reads. Must divide the block size. Erasure-coded files are sliced by their policy's cell instead (one substripe = one row of cells). */
+  /**
+   * Subblock size S of replicated files, bytes: the unit of incremental encoding, of parity values and of proactive
+   * reads. Must divide the block size. Erasure-coded files are sliced by their policy's cell instead (one substripe
+   * = one row of cells).
+   */
   public static final String SUBBLOCK_KEY = "dfs.pocache.subblock.bytes";
   public static final String SUBBLOCK_DEFAULT = "1048576";
 
@@ -182,7 +204,11 @@ public final class PoCacheConfigKeys {
   public static final String CACHE_MAX_FILE_KEY = "dfs.pocache.cache.max.file.bytes";
   public static final String CACHE_MAX_FILE_DEFAULT = "1073741824";
 
-  /** Smallest file whose parity is cached, bytes: shorter files are never cached on write, on a read miss or by prefetch (their parity would cost a Redis value and a Manager entry for almost no data). The default keeps empty files out (_SUCCESS markers and the like). */
+  /**
+   * Smallest file whose parity is cached, bytes: shorter files are never cached on write, on a read miss or by
+   * prefetch (their parity would cost a Redis value and a Manager entry for almost no data). The default keeps
+   * empty files out (_SUCCESS markers and the like).
+   */
   public static final String CACHE_MIN_FILE_KEY = "dfs.pocache.cache.min.file.bytes";
   public static final String CACHE_MIN_FILE_DEFAULT = "1";
 
@@ -206,7 +232,10 @@ public final class PoCacheConfigKeys {
   public static final String CSAC_PREDICTION_HISTORY_KEY = "dfs.pocache.csac.prediction.history";
   public static final String CSAC_PREDICTION_HISTORY_DEFAULT = "10000";
 
-  /** theta_p: when a new straggler appears, prefetch parity of predicted files on it up to this fraction of the capacity; 0 turns prefetching off. */
+  /**
+   * theta_p: when a new straggler appears, prefetch parity of predicted files on it up to this fraction of the
+   * capacity; 0 turns prefetching off.
+   */
   public static final String CSAC_PREFETCH_RATIO_KEY = "dfs.pocache.csac.prefetch.ratio";
   public static final String CSAC_PREFETCH_RATIO_DEFAULT = "0.1";
 
@@ -218,23 +247,38 @@ public final class PoCacheConfigKeys {
   public static final String CSAC_EXPECTED_FILES_KEY = "dfs.pocache.csac.expected.files";
   public static final String CSAC_EXPECTED_FILES_DEFAULT = "100000";
 
-  /** While stragglers are known CSAC admits only files on them; after this long with the same non-empty list it consults the admission policy again for other files, milliseconds. */
+  /**
+   * While stragglers are known CSAC admits only files on them; after this long with the same non-empty list it
+   * consults the admission policy again for other files, milliseconds.
+   */
   public static final String CSAC_EXCLUSIVE_LIMIT_KEY = "dfs.pocache.csac.straggler.exclusive.ms";
   public static final String CSAC_EXCLUSIVE_LIMIT_DEFAULT = "600000";
 
-  /** A write reservation or fill not committed within this long expires: its space is released and its keys deleted, milliseconds. */
+  /**
+   * A write reservation or fill not committed within this long expires: its space is released and its keys deleted,
+   * milliseconds.
+   */
   public static final String MANAGER_RESERVATION_TTL_KEY = "dfs.pocache.manager.reservation.ttl.ms";
   public static final String MANAGER_RESERVATION_TTL_DEFAULT = "3600000";
 
-  /** How often the Manager refreshes the straggler list into CSAC, starts prefetches, expires reservations and checks Redis (a restarted Redis invalidates the index), milliseconds. */
+  /**
+   * How often the Manager refreshes the straggler list into CSAC, starts prefetches, expires reservations and
+   * checks Redis (a restarted Redis invalidates the index), milliseconds.
+   */
   public static final String MANAGER_TICK_KEY = "dfs.pocache.manager.tick.ms";
   public static final String MANAGER_TICK_DEFAULT = "1000";
 
-  /** Class implementing org.pocache.manager.server.ParityFiller that executes admit-on-read and prefetch fills (the fill worker); empty: no fills (writes still cache). */
+  /**
+   * Class implementing org.pocache.manager.server.ParityFiller that executes admit-on-read and prefetch fills (the
+   * fill worker); empty: no fills (writes still cache).
+   */
   public static final String MANAGER_FILLER_KEY = "dfs.pocache.manager.filler.class";
   public static final String MANAGER_FILLER_DEFAULT = "org.pocache.hdfs.fill.FillWorker";
 
-  /** Who may run the Manager's operator commands (evict, prefetch) besides the Manager's own user and dfs.permissions.superusergroup: a Hadoop ACL, "users groups". */
+  /**
+   * Who may run the Manager's operator commands (evict, prefetch) besides the Manager's own user and
+   * dfs.permissions.superusergroup: a Hadoop ACL, "users groups".
+   */
   public static final String MANAGER_ADMINS_KEY = "dfs.pocache.manager.admins";
   public static final String MANAGER_ADMINS_DEFAULT = "";
 
@@ -286,7 +330,10 @@ public final class PoCacheConfigKeys {
 
   // The fill worker.
 
-  /** Threads of the fill worker (admit-on-read and prefetch fills), in the NameNode with the plugin or in the standalone Manager. */
+  /**
+   * Threads of the fill worker (admit-on-read and prefetch fills), in the NameNode with the plugin or in the
+   * standalone Manager.
+   */
   public static final String FILL_THREADS_KEY = "dfs.pocache.fill.threads";
   public static final String FILL_THREADS_DEFAULT = "2";
 
@@ -300,23 +347,39 @@ public final class PoCacheConfigKeys {
 
   // The client read path.
 
-  /** Client threads for proactive reads (data preads and parity GETs), per FileSystem; late reads to a straggler finish on them in the background. */
+  /**
+   * Client threads for proactive reads (data preads and parity GETs), per FileSystem; late reads to a straggler
+   * finish on them in the background.
+   */
   public static final String READ_THREADS_KEY = "dfs.pocache.read.threads";
   public static final String READ_THREADS_DEFAULT = "64";
 
-  /** Substripes a proactive read fetches ahead of the one being completed, and subblocks a sequential read streams ahead of its caller. */
+  /**
+   * Substripes a proactive read fetches ahead of the one being completed, and subblocks a sequential read streams
+   * ahead of its caller.
+   */
   public static final String READ_INFLIGHT_KEY = "dfs.pocache.read.inflight.substripes";
   public static final String READ_INFLIGHT_DEFAULT = "4";
 
-  /** Bytes of subblock arrays a client FileSystem keeps for reuse by its reads and its writers' parity accumulators (beyond that, arrays are garbage). */
+  /**
+   * Bytes of subblock arrays a client FileSystem keeps for reuse by its reads and its writers' parity accumulators
+   * (beyond that, arrays are garbage).
+   */
   public static final String READ_BUFFER_POOL_KEY = "dfs.pocache.read.buffer.pool.bytes";
   public static final String READ_BUFFER_POOL_DEFAULT = "67108864";
 
-  /** A read miss the Manager admits is handed to the reader, which encodes what it reads and uploads the parity, when its parity accumulators (m x block size; m cells for an erasure-coded file) fit in this many bytes; else the Manager's fill worker fills it. 0: readers never fill. */
+  /**
+   * A read miss the Manager admits is handed to the reader, which encodes what it reads and uploads the parity,
+   * when its parity accumulators (m x block size; m cells for an erasure-coded file) fit in this many bytes; else
+   * the Manager's fill worker fills it. 0: readers never fill.
+   */
   public static final String READ_FILL_MAX_KEY = "dfs.pocache.read.fill.max.bytes";
   public static final String READ_FILL_MAX_DEFAULT = "67108864";
 
-  /** Sequential and short positional reads: a subblock read slower than this many times the recent mean is raced by a rebuild from the other pieces and parity. */
+  /**
+   * Sequential and short positional reads: a subblock read slower than this many times the recent mean is raced by
+   * a rebuild from the other pieces and parity.
+   */
   public static final String READ_DEADLINE_FACTOR_KEY = "dfs.pocache.read.deadline.factor";
   public static final String READ_DEADLINE_FACTOR_DEFAULT = "3.0";
 

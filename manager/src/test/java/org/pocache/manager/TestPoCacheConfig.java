@@ -56,7 +56,8 @@ public class TestPoCacheConfig {
       Thread.currentThread().setContextClassLoader(loader);
       Configuration conf = new Configuration();
       assertTrue(PoCacheConfig.isEnabled(conf));
-      assertEquals(6, PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32));
+      assertEquals(6, PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2,
+          32));
     } finally {
       Thread.currentThread().setContextClassLoader(saved);
     }

@@ -97,7 +97,8 @@ public class TestStripeLayouts {
         int longest = 0;
         for (int i = 0; i < l.k(); i++) {
           int n = l.storedLength(st, j, i);
-          assertEquals(what + " subblock " + st + "/" + j + "/" + i, (int) count.getOrDefault(st + "/" + j + "/" + i, 0), n);
+          assertEquals(what + " subblock " + st + "/" + j + "/" + i, (int) count.getOrDefault(st + "/" + j + "/" + i,
+              0), n);
           stored += n;
           longest = Math.max(longest, n);
           for (int off = n; off < s; off++) {
@@ -148,7 +149,8 @@ public class TestStripeLayouts {
 
   @Test
   public void badGeometriesAreNamed() {
-    expect("subblock size must be > 0 and divide the block size 100, got 30", () -> new ContiguousLayout(1, 100, 30, 4));
+    expect("subblock size must be > 0 and divide the block size 100, got 30", () -> new ContiguousLayout(1, 100, 30,
+        4));
     expect("file length must be >= 0, got -1", () -> new ContiguousLayout(-1, 100, 10, 4));
     expect("cell size must be > 0 and divide the block size 100, got 30", () -> new StripedLayout(1, 100, 30, 50, 4));
     expect("subblock size 50 must be a multiple of the cell size 20", () -> new StripedLayout(1, 100, 20, 50, 4));

@@ -116,7 +116,8 @@ abstract class AbstractDetector implements StragglerDetector {
       }
     }
     flaggedAt.values().removeIf(at -> nowMillis - at > reportTtlMillis);
-    return flaggedAt.isEmpty() ? Collections.<String>emptySet() : Collections.unmodifiableSet(new TreeSet<>(flaggedAt.keySet()));
+    return flaggedAt.isEmpty() ? Collections.<String>emptySet()
+        : Collections.unmodifiableSet(new TreeSet<>(flaggedAt.keySet()));
   }
 
   /** Which of the fresh rates are stragglers. */

@@ -118,7 +118,10 @@ final class WeightedQueue {
     return prev[h];
   }
 
-  /** The id of the oldest entry other than {@code protectedId}, or -1 (a victim that is never the file being admitted). */
+  /**
+   * The id of the oldest entry other than {@code protectedId}, or -1 (a victim that is never the file being
+   * admitted).
+   */
   long oldestExcept(long protectedId) {
     int h = tail;
     if (h != NONE && ids[h] == protectedId) {

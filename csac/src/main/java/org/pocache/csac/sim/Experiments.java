@@ -149,7 +149,8 @@ public final class Experiments {
           evicted += r.evictedWeight;
           prefetched += r.prefetchedWeight;
         }
-        rows.add(new Row(name, noisy ? "noisy" : "exact", size, shr / runs, hr / runs, cached / runs, evicted / runs, prefetched / runs));
+        rows.add(new Row(name, noisy ? "noisy" : "exact", size, shr / runs, hr / runs, cached / runs, evicted / runs,
+            prefetched / runs));
       }
     }
     return rows;

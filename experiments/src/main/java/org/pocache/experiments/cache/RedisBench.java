@@ -241,7 +241,8 @@ public final class RedisBench {
     System.out.printf(Locale.ROOT, "%-5s %12d %9d %8d %8.2f %10.1f %10.1f%n", op, size, pipeline, 1, gbps,
         s.percentile(50), s.percentile(99));
     return String.format(Locale.ROOT,
-        "{\"op\":\"%s\",\"value_bytes\":%d,\"pipeline\":%d,\"threads\":1,\"gbps\":%.3f,\"p50_us\":%.1f,\"p99_us\":%.1f}",
+        "{\"op\":\"%s\",\"value_bytes\":%d,\"pipeline\":%d,\"threads\":1,\"gbps\":%.3f,"
+            + "\"p50_us\":%.1f,\"p99_us\":%.1f}",
         op, size, pipeline, gbps, s.percentile(50), s.percentile(99));
   }
 }

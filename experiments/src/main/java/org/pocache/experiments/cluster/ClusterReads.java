@@ -60,12 +60,24 @@ public final class ClusterReads {
     List<String> modes = Arrays.asList("vanilla", "pocache");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--dir": dir = args[++i]; break;
-        case "--repeats": repeats = Integer.parseInt(args[++i]); break;
-        case "--json": json = args[++i]; break;
-        case "--label": label = args[++i]; break;
-        case "--patterns": patterns = Arrays.asList(args[++i].split(",")); break;
-        case "--modes": modes = Arrays.asList(args[++i].split(",")); break;
+        case "--dir":
+          dir = args[++i];
+          break;
+        case "--repeats":
+          repeats = Integer.parseInt(args[++i]);
+          break;
+        case "--json":
+          json = args[++i];
+          break;
+        case "--label":
+          label = args[++i];
+          break;
+        case "--patterns":
+          patterns = Arrays.asList(args[++i].split(","));
+          break;
+        case "--modes":
+          modes = Arrays.asList(args[++i].split(","));
+          break;
         default:
           System.err.println("Usage: ClusterReads [--dir /bench] [--repeats N] [--patterns seq,split,pread]"
               + " [--modes vanilla,pocache] [--label L] [--json F]");
@@ -128,7 +140,8 @@ public final class ClusterReads {
         row.put("pocache_median_ms", median(p));
         row.put("ratio_median", median(p) / median(v));
         rows.add(row);
-        System.out.printf(Locale.ROOT, "%-6s vanilla %8.1f ms (min %.1f, max %.1f)  pocache %8.1f ms (min %.1f, max %.1f)"
+        System.out.printf(Locale.ROOT,
+            "%-6s vanilla %8.1f ms (min %.1f, max %.1f)  pocache %8.1f ms (min %.1f, max %.1f)"
             + "  pocache/vanilla %.3f%n", pattern, median(v), min(v), max(v), median(p), min(p), max(p),
             median(p) / median(v));
       }
@@ -208,7 +221,8 @@ public final class ClusterReads {
 
   static double median(List<Double> xs) {
     double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return a.length == 0 ? Double.NaN : a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    return a.length == 0 ? Double.NaN : a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1]
+        + a[a.length / 2]) / 2;
   }
 
   static double min(List<Double> xs) {

@@ -66,7 +66,8 @@ public final class TaskCost {
     in.close();
     fs.close();
     long t5 = System.nanoTime();
-    System.out.printf(Locale.ROOT, "%s init %.0f ms, open %.0f ms, read %d bytes %.0f ms, close %.0f ms, total %.0f ms%n",
+    System.out.printf(Locale.ROOT,
+        "%s init %.0f ms, open %.0f ms, read %d bytes %.0f ms, close %.0f ms, total %.0f ms%n",
         fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, (t4 - t3) / 1e6, (t5 - t4) / 1e6,
         (t5 - t0) / 1e6);
   }

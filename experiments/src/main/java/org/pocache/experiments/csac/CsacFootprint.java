@@ -19,7 +19,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.Locale;
 import org.pocache.csac.Csac;
-import org.pocache.csac.Decision;
 import org.pocache.csac.FileRef;
 import org.pocache.csac.policy.Policies;
 

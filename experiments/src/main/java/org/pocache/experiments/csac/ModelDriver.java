@@ -95,7 +95,8 @@ public final class ModelDriver {
         System.out.printf(Locale.ROOT, "%-12s %-10s %3d %3d %3d %12.4e %14s%n", s.label, correlated, k, c,
             correlated ? a : 1, exact, mc);
         json.append(first ? "" : ",\n").append(String.format(Locale.ROOT,
-            "  {\"scheme\":\"%s\",\"correlated\":%b,\"k\":%d,\"c\":%d,\"a\":%d,\"ps\":%s,\"pc\":%s,\"pr\":%s,\"P\":%.6e%s}",
+            "  {\"scheme\":\"%s\",\"correlated\":%b,\"k\":%d,\"c\":%d,\"a\":%d,\"ps\":%s,\"pc\":%s,"
+                + "\"pr\":%s,\"P\":%.6e%s}",
             s.label, correlated, k, c, correlated ? a : 1, ps, pc, correlated ? pr : 0.0, exact, mcJson));
         first = false;
       }

@@ -31,8 +31,6 @@ import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
-import org.pocache.cache.ParityStore;
-import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 

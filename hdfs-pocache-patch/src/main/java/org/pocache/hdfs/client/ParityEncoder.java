@@ -216,7 +216,8 @@ final class ParityEncoder {
       }
       parity[j][p] = null;
       try {
-        CompletableFuture<Void> f = store.putInPlaceAsync(store.key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p),
+        CompletableFuture<Void> f = store.putInPlaceAsync(store.key(seal, d.getFileId(), d.getGeneration(), (int) s,
+            j, p),
             dataCrcs[j], value);
         byte[] uploaded = value;
         long slot = (s * substripesPerBlock + j) * m + p;

@@ -23,6 +23,8 @@ import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.server.Manager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.apache.hadoop.security.token.SecretManager;
+import org.apache.hadoop.security.token.TokenIdentifier;
 
 /**
  * {@code dfs.namenode.plugins}: starts the POCache Manager inside the NameNode
@@ -49,7 +51,7 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
       // would fail on it, so the namespace says when it is going away.
       // Under Kerberos, tasks (which hold HDFS delegation tokens, not tickets) authenticate
       // to the Manager with the NameNode's own tokens, checked by its secret manager.
-      org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier> tokens =
+      SecretManager<? extends TokenIdentifier> tokens =
           org.apache.hadoop.security.UserGroupInformation.isSecurityEnabled() ? delegationTokens(nn) : null;
       manager = Manager.start(conf, new ClientProtocolNamespace(nn::getRpcServer,
           () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning()), tokens);
@@ -65,13 +67,11 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
    * then fall back to plain HDFS reads.
    */
   @SuppressWarnings("unchecked")
-  private static org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier>
-      delegationTokens(NameNode nn) {
+  private static SecretManager<? extends TokenIdentifier> delegationTokens(NameNode nn) {
     try {
       java.lang.reflect.Method m = nn.getNamesystem().getClass().getDeclaredMethod("getDelegationTokenSecretManager");
       m.setAccessible(true);
-      return (org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier>)
-          m.invoke(nn.getNamesystem());
+      return (SecretManager<? extends TokenIdentifier>) m.invoke(nn.getNamesystem());
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       LOG.info("POCache Manager accepts Kerberos tickets but not HDFS delegation tokens ({}): tasks read without"
           + " parity", e.toString());

@@ -144,7 +144,8 @@ public final class StandaloneManager implements AutoCloseable {
               + PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY + " and " + PoCacheConfigKeys.MANAGER_KEYTAB_KEY);
         }
         org.apache.hadoop.security.SecurityUtil.login(conf, PoCacheConfigKeys.MANAGER_KEYTAB_KEY,
-            PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY, java.net.InetAddress.getLocalHost().getCanonicalHostName());
+            PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY,
+                java.net.InetAddress.getLocalHost().getCanonicalHostName());
       }
       s = new StandaloneManager(conf);
     } catch (IllegalArgumentException e) {

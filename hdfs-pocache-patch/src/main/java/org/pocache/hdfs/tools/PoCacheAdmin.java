@@ -136,7 +136,8 @@ public final class PoCacheAdmin extends Configured implements Tool {
     out.println("POCache Manager report");
     out.println("  Redis:            " + (r.getRedisHealthy() ? "healthy" : "UNAVAILABLE (no descriptors served)")
         + ", restarts seen: " + r.getRedisRestarts());
-    out.println("  Capacity:         " + r.getCapacityBytes() + " B (" + StringUtils.byteDesc(r.getCapacityBytes()) + ")");
+    out.println("  Capacity:         " + r.getCapacityBytes() + " B (" + StringUtils.byteDesc(r.getCapacityBytes())
+        + ")");
     out.println("  Used:             " + r.getUsedBytes() + " B (" + StringUtils.byteDesc(r.getUsedBytes()) + ", "
         + String.format("%.2f%%", 100.0 * r.getUsedBytes() / Math.max(1, r.getCapacityBytes())) + ")");
     out.println("  Files cached:     " + r.getFilesCached() + " (open reservations: " + r.getReservations() + ")");
@@ -148,7 +149,8 @@ public final class PoCacheAdmin extends Configured implements Tool {
     out.println("  Evictions:        " + r.getEvictions());
     out.println("  Prefetches:       " + r.getPrefetches());
     out.println("  Failed fills:     " + r.getFailedFills());
-    out.println("  Heartbeats:       " + r.getHeartbeats() + " (client observations: " + r.getClientObservations() + ")");
+    out.println("  Heartbeats:       " + r.getHeartbeats() + " (client observations: " + r.getClientObservations()
+        + ")");
     out.println("  Stragglers (" + r.getDetector() + "): " + r.getStragglersCount()
         + (r.getStragglersCount() == 0 ? "" : " " + String.join(", ", r.getStragglersList())));
   }

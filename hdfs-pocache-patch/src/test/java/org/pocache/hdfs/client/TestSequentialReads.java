@@ -296,7 +296,8 @@ public class TestSequentialReads {
       GenericTestUtils.waitFor(s::streamerWaiting, 10, 10_000);
       long streamed = s.streamedBytes();
       // At most a chunk (128 KiB) past the caller, and one read of up to a chunk beyond that.
-      assertTrue("streamed " + streamed + " bytes for a block and 64 KiB", streamed <= BLOCK + (64 << 10) + (256 << 10));
+      assertTrue("streamed " + streamed + " bytes for a block and 64 KiB", streamed <= BLOCK + (64 << 10)
+          + (256 << 10));
     }
   }
 

@@ -220,7 +220,8 @@ final class ManagerCluster implements AutoCloseable {
         for (int j = 0; j < d.getSubstripesPerStripe(); j++) {
           for (int r = 0; r < d.getM(); r++) {
             org.pocache.cache.ParitySeal seal = org.pocache.manager.protocol.ParitySeals.of(d);
-            org.pocache.cache.ParityValue want = store.get(store.key(seal, d.getFileId(), reference.getGeneration(), s, j,
+            org.pocache.cache.ParityValue want = store.get(store.key(seal, d.getFileId(), reference.getGeneration(),
+                s, j,
                 r));
             org.pocache.cache.ParityValue got = store.get(store.key(seal, d.getFileId(), d.getGeneration(), s, j, r));
             if (want == null) {

@@ -82,7 +82,8 @@ final class ParityUploader {
           for (int p = 0; p < m; p++) {
             byte[][] stored = store.putAll(java.util.Collections.singletonList(store.key(
                 org.pocache.manager.protocol.ParitySeals.of(d), d.getFileId(), d.getGeneration(), (int) s, j, p)),
-                java.util.Collections.singletonList(crcs), java.util.Collections.singletonList(ByteBuffer.wrap(parity[p])));
+                java.util.Collections.singletonList(crcs),
+                    java.util.Collections.singletonList(ByteBuffer.wrap(parity[p])));
             long slot = (s * d.getSubstripesPerStripe() + j) * m + p;
             if (digests != null && (slot + 1) * 16 <= digests.length) {
               System.arraycopy(stored[0], 0, digests, (int) slot * 16, 16);

@@ -83,7 +83,8 @@ public class TestManagerSecurity {
         });
         fail("bob sent a DataNode heartbeat");
       } catch (AuthorizationException e) {
-        assertTrue(e.getMessage(), e.getMessage().contains("bob") && e.getMessage().contains("PoCacheDataNodeProtocol"));
+        assertTrue(e.getMessage(), e.getMessage().contains("bob")
+            && e.getMessage().contains("PoCacheDataNodeProtocol"));
       }
       GetDescriptorResponseProto r = as("bob", c, m -> m.getDescriptor(open.toString()));
       assertTrue(r.getDecision(), r.hasParity());

@@ -104,7 +104,8 @@ public class TestWordCount {
   }
 
   /** WordCount.main calls System.exit; this runs the same job through ToolRunner. */
-  public static final class WordCountTool extends org.apache.hadoop.conf.Configured implements org.apache.hadoop.util.Tool {
+  public static final class WordCountTool extends org.apache.hadoop.conf.Configured
+      implements org.apache.hadoop.util.Tool {
     @Override
     public int run(String[] args) throws Exception {
       org.apache.hadoop.mapreduce.Job job = org.apache.hadoop.mapreduce.Job.getInstance(getConf(), "word count");

@@ -82,8 +82,10 @@ public final class ManagerMetrics implements MetricsSource {
   final AtomicLong heartbeats = new AtomicLong();
 
   private final MetricsRegistry registry = new MetricsRegistry(SOURCE_NAME);
-  private final MutableRate lookupLatency = registry.newRate("GetDescriptor", "descriptor lookups (microseconds)", false);
-  private final MutableRate rpcLatency = registry.newRate("OtherRpc", "other client RPCs: admit, commit, abort, read reports (microseconds)", false);
+  private final MutableRate lookupLatency = registry.newRate("GetDescriptor", "descriptor lookups (microseconds)",
+      false);
+  private final MutableRate rpcLatency = registry.newRate("OtherRpc",
+      "other client RPCs: admit, commit, abort, read reports (microseconds)", false);
   private final Supplier<Gauges> gauges;
   private volatile boolean registered;
 

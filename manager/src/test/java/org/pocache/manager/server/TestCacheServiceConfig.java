@@ -50,7 +50,8 @@ public class TestCacheServiceConfig {
     try (Manager m = Manager.start(c, null)) {
       fail("started with a String as fill worker");
     } catch (IllegalArgumentException e) {
-      assertTrue(e.getMessage(), e.getMessage().startsWith(PoCacheConfigKeys.MANAGER_FILLER_KEY + " = java.lang.String"));
+      assertTrue(e.getMessage(), e.getMessage().startsWith(PoCacheConfigKeys.MANAGER_FILLER_KEY
+          + " = java.lang.String"));
     }
   }
 

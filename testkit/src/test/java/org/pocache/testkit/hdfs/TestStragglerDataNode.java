@@ -55,7 +55,8 @@ public class TestStragglerDataNode {
     hdfs.throttle(1).setBandwidth(STRAGGLER_RATE);
     try {
       double straggler = serviceRateOfBlock(1);
-      assertEquals("service rate of the straggler (B/s), " + lastDelta, STRAGGLER_RATE, straggler, 0.2 * STRAGGLER_RATE);
+      assertEquals("service rate of the straggler (B/s), " + lastDelta, STRAGGLER_RATE, straggler,
+          0.2 * STRAGGLER_RATE);
       for (int healthy : new int[] {0, 2, 3}) {
         double rate = serviceRateOfBlock(healthy);
         assertTrue("DataNode " + healthy + " served at " + rate + " B/s, not above 3x the straggler's cap",
