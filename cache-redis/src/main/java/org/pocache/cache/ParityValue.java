@@ -54,6 +54,9 @@ import java.nio.ByteBuffer;
  * dropped or taken from another value. The data CRCs let a reader check what it decodes
  * from this parity. Decoding checks everything a key promises; any mismatch is a
  * {@link CorruptParityException}.
+ *
+ * <p><b>Size.</b> One class because it is one binary format: encoding, sealing,
+ * chunked decoding and opening must change together.
  */
 public final class ParityValue {
   static final int MAGIC = 0x504F4331; // "POC1"

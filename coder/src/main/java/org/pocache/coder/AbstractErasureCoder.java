@@ -22,6 +22,9 @@ import java.nio.ByteBuffer;
  * subclasses only multiply matrices. Every public entry point validates all of
  * its arguments, then reduces them to (base, offset) operands: a byte[] with an
  * absolute offset, or a ByteBuffer with an absolute index.
+ *
+ * <p><b>Size.</b> Long because it holds the argument checks and buffer handling every
+ * kernel shares, so that each kernel stays small.
  */
 abstract class AbstractErasureCoder implements ErasureCoder {
   /** What to compute: {@code matrix} applied to the pieces {@code inputs} (one per column). */

@@ -59,6 +59,9 @@ import org.pocache.testkit.redis.RedisServerFixture;
  *       file's first data block.</li>
  * </ul>
  * Every read's bytes are checked against what was written.
+ *
+ * <p><b>Size.</b> Long because it is a driver: its options, the four baselines and the
+ * table; the measuring is in WholeFileRead and LatencyStats.
  */
 public final class BaselineDriver {
   static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "write-repeats", "block-size",

@@ -38,7 +38,7 @@ final class CallerBufferGuard {
 
   /** A copy begun with {@link #beginCopy} ended; {@code whole}: all of {@code p} is in the caller's buffer. */
   synchronized void endCopy(Piece p, boolean whole) {
-    p.copied = whole;
+    p.copiedWhole(whole);
     if (--copying == 0) {
       notifyAll();
     }

@@ -43,6 +43,9 @@ import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
  * subblock read time (never less than {@code minDeadlineMillis}); then whichever
  * finishes first wins. A rebuilt piece must match the CRC32C stored with the
  * parity, or the direct read is awaited.
+ *
+ * <p><b>Size.</b> One class because its two races (one subblock, a run of subblocks)
+ * share the deadline estimates and the backlog rules.
  */
 final class DegradedReader {
   private final PositionedReadable data;

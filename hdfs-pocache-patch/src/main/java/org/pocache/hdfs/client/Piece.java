@@ -21,7 +21,7 @@ import java.util.concurrent.Future;
  * One data piece of a proactive fetch and where it stands. Its {@link State} and
  * array belong to the thread completing the fetch; {@link #arrivedAt} is written by
  * the piece's read before its future completes; {@link #copied} under the fetch's
- * {@link CallerBufferGuard}.
+ * {@link CallerBufferGuard}. It changes only through the transitions below.
  */
 final class Piece {
   enum State {
@@ -44,21 +44,76 @@ final class Piece {
   final int index;
   /** Stored bytes of this piece over the whole run of substripes. */
   final int bytes;
-  /** The array a read fills, or the decoded bytes that replaced it. */
-  byte[] array;
-  State state;
-  /** Its read (completes with {@link #index}), or null if none was started. */
-  Future<Integer> read;
-  /** When its read finished (System.nanoTime). */
-  long arrivedAt;
-  /** Whether its read copied it whole into the caller's buffer. */
-  boolean copied;
+  private byte[] array;
+  private State state;
+  private Future<Integer> read;
+  private long arrivedAt;
+  private boolean copied;
 
   Piece(int index, int bytes, byte[] array, State state) {
     this.index = index;
     this.bytes = bytes;
     this.array = array;
     this.state = state;
+  }
+
+  State state() {
+    return state;
+  }
+
+  /** The array a read fills, or the decoded bytes that replaced it. */
+  byte[] array() {
+    return array;
+  }
+
+  /** Its read (completes with {@link #index}), or null if none was started. */
+  Future<Integer> read() {
+    return read;
+  }
+
+  /** When its read finished (System.nanoTime); 0 before. */
+  long arrivedAt() {
+    return arrivedAt;
+  }
+
+  /** Whether its read copied it whole into the caller's buffer. */
+  boolean copied() {
+    return copied;
+  }
+
+  /** Its read started (SKIPPED or HELD: after all). */
+  void reading(Future<Integer> future) {
+    state = State.READING;
+    read = future;
+  }
+
+  /** Read threads: the read finished now, before its future completes. */
+  void finishedAt(long nanos) {
+    arrivedAt = nanos;
+  }
+
+  /** Under the {@link CallerBufferGuard}: whether the read copied the piece whole. */
+  void copiedWhole(boolean whole) {
+    copied = whole;
+  }
+
+  /** Skipped, and held back from reading while its DataNode has a backlog. */
+  void hold() {
+    state = State.HELD;
+  }
+
+  void arrived() {
+    state = State.ARRIVED;
+  }
+
+  void failed() {
+    state = State.FAILED;
+  }
+
+  /** Rebuilt from parity into {@code bytes}, which take the read's array's place. */
+  void decodedInto(byte[] decoded) {
+    array = decoded;
+    state = State.DECODED;
   }
 
   /** Whether its bytes are in hand: arrived, decoded, or zeros. */

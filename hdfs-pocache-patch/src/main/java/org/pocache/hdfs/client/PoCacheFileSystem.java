@@ -93,6 +93,10 @@ import org.slf4j.LoggerFactory;
  * they are written. Any cache-side problem (no Manager answer within its timeout, Redis
  * unreachable, a descriptor for another file length) gives the vanilla stream and
  * is counted ({@link #fallbacks()}).
+ *
+ * <p><b>Size.</b> Long because it is a FileSystem: the overrides HDFS clients call,
+ * and the lifecycle of what its streams share (the read pool, the parity store, the
+ * Manager client, the counters); reading and writing are in their own classes.
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving

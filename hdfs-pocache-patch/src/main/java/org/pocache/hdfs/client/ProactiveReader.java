@@ -55,6 +55,10 @@ import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
  * never written after the read returns. A parity problem (missing, corrupt, Redis
  * down) only means waiting for the data pieces, as vanilla HDFS would; a data piece
  * that fails (a dead DataNode) is decoded from parity when parity is there.
+ *
+ * <p><b>Size.</b> Long because Fetch is the read path's one state machine; its parts
+ * that stand alone are classes of their own (Piece, CallerBufferGuard, LatenessJudge,
+ * DecodeCost).
  */
 final class ProactiveReader {
   /** What happened to the parity while reading, for the read report. */
@@ -397,12 +401,11 @@ final class ProactiveReader {
       int i = p.index;
       int n = p.bytes;
       long at = layout.fileOffset(s, j0, i, 0);
-      byte[] b = p.array;
+      byte[] b = p.array();
       if (wasSkipped) {
         leases.lend(b);
       }
-      p.state = Piece.State.READING;
-      p.read = done.submit(() -> {
+      p.reading(done.submit(() -> {
         boolean ok = false;
         Runnable inFlight = sources.reading(locations.of(s, i), n);
         try {
@@ -414,7 +417,7 @@ final class ProactiveReader {
               inFlight.run();
             }
           }
-          p.arrivedAt = System.nanoTime();
+          p.finishedAt(System.nanoTime());
           ok = true;
           if (guard.beginCopy()) {
             boolean whole = false;
@@ -425,13 +428,13 @@ final class ProactiveReader {
               guard.endCopy(p, whole);
             }
           }
-          sources.observed(locations.of(s, i), n, p.arrivedAt - t0);
+          sources.observed(locations.of(s, i), n, p.arrivedAt() - t0);
         } finally {
           leases.written(b);
-          judge.ended(i, ok, p.arrivedAt);
+          judge.ended(i, ok, p.arrivedAt());
         }
         return i;
-      });
+      }));
       outstanding++;
     }
 
@@ -444,7 +447,7 @@ final class ProactiveReader {
     private Future<Integer> next() throws InterruptedException {
       boolean anySkipped = false;
       for (Piece p : pieces) {
-        anySkipped |= p.state == Piece.State.SKIPPED;
+        anySkipped |= p.state() == Piece.State.SKIPPED;
       }
       if (!anySkipped || !anyArrived) {
         return done.take();
@@ -474,9 +477,9 @@ final class ProactiveReader {
      */
     private void startSkippedUnlessBacklogged() {
       for (Piece p : pieces) {
-        if (p.state == Piece.State.SKIPPED) {
+        if (p.state() == Piece.State.SKIPPED) {
           if (sources.backlogged(locations.of(s, p.index))) {
-            p.state = Piece.State.HELD;
+            p.hold();
           } else {
             startRead(p, true);
           }
@@ -559,8 +562,8 @@ final class ProactiveReader {
               }
             } else {
               Piece p = pieces[i];
-              p.state = Piece.State.ARRIVED;
-              lastArrival = anyArrived ? Math.max(lastArrival, p.arrivedAt) : p.arrivedAt;
+              p.arrived();
+              lastArrival = anyArrived ? Math.max(lastArrival, p.arrivedAt()) : p.arrivedAt();
               anyArrived = true;
             }
           } catch (ExecutionException e) {
@@ -572,8 +575,8 @@ final class ProactiveReader {
             } else {
               dataError = c instanceof IOException ? (IOException) c : new IOException(c);
               for (Piece p : pieces) {
-                if (p.read == f) {
-                  p.state = Piece.State.FAILED; // nothing more to wait for from it
+                if (p.read() == f) {
+                  p.failed(); // nothing more to wait for from it
                 }
               }
               startSkipped(); // rebuilding the failed piece needs every other one
@@ -595,16 +598,16 @@ final class ProactiveReader {
       }
       guard.closeAndAwait(); // from here on the caller's buffer is the caller's alone
       for (Piece p : pieces) {
-        if (!p.copied) {
-          copyOut(p.index, p.array); // decoded, or virtual zeros (nothing stored)
+        if (!p.copied()) {
+          copyOut(p.index, p.array()); // decoded, or virtual zeros (nothing stored)
         }
       }
       long peersAt = anyArrived ? lastArrival : System.nanoTime();
       for (Piece p : pieces) {
-        if (p.read == null || !sources.judging() && p.state != Piece.State.DECODED) {
+        if (p.read() == null || !sources.judging() && p.state() != Piece.State.DECODED) {
           continue;
         }
-        if (p.state == Piece.State.DECODED) {
+        if (p.state() == Piece.State.DECODED) {
           judge.decoded(p.index, peersAt);
         } else {
           judge.onTime(p.index);
@@ -637,7 +640,7 @@ final class ProactiveReader {
       long bytes = 0;
       for (Piece p : pieces) {
         if (!p.have()) {
-          if (p.state != Piece.State.READING) {
+          if (p.state() != Piece.State.READING) {
             return 0;
           }
           bytes += p.bytes;
@@ -653,7 +656,7 @@ final class ProactiveReader {
       if (ok) {
         long bytes = 0;
         for (Piece p : pieces) {
-          bytes += p.state == Piece.State.DECODED ? p.bytes : 0;
+          bytes += p.state() == Piece.State.DECODED ? p.bytes : 0;
         }
         DecodeCost.measured(bytes, System.nanoTime() - start);
       }
@@ -689,7 +692,7 @@ final class ProactiveReader {
       byte[][] in = new byte[k + m][];
       int missing = 0;
       for (Piece piece : pieces) {
-        in[piece.index] = piece.have() ? piece.array : null;
+        in[piece.index] = piece.have() ? piece.array() : null;
         missing += piece.have() ? 0 : 1;
       }
       for (int r = 0; r < m; r++) {
@@ -724,8 +727,7 @@ final class ProactiveReader {
       for (int e = 0; e < missing; e++) {
         // A late read still owns its array; the decoded bytes take its place.
         Piece piece = pieces[erased[e]];
-        piece.array = out[e];
-        piece.state = Piece.State.DECODED;
+        piece.decodedInto(out[e]);
         for (int c = 0; c < count; c++) {
           outcome.decoded += stored[c][piece.index] > 0 ? 1 : 0;
         }
@@ -737,8 +739,8 @@ final class ProactiveReader {
       for (Piece p : pieces) {
         if (!p.have()) {
           try {
-            p.read.get();
-            p.state = Piece.State.ARRIVED;
+            p.read().get();
+            p.arrived();
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted during a proactive read");

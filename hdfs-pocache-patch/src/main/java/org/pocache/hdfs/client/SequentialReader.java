@@ -84,6 +84,10 @@ import org.pocache.cache.DaemonThreads;
  * <p>All slot state is guarded by {@code lock}; the streamer writes a slot's bytes
  * outside the lock (it is the only writer of {@code Slot.buf}) and publishes them by
  * raising {@code filled} under it.
+ *
+ * <p><b>Size.</b> One class because the streamer and the caller share the window of
+ * slots under one lock; the parts that stand alone (SubblockTimes, the opener) are
+ * separate.
  */
 final class SequentialReader implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SequentialReader.class);

@@ -53,6 +53,10 @@ import org.pocache.manager.server.StragglerMonitor;
  * pool. So that a very slow DataNode cannot take the pool, a DataNode with
  * {@value #MAX_BACKLOG} or more such abandoned reads still running is skipped
  * outright, without probes, until some of them end.
+ *
+ * <p><b>Size.</b> One class because history, probes, backlogs and long reads are one
+ * skip policy over one per-DataNode state: split, they would share that state across
+ * classes.
  */
 final class SlowSources {
   static final int WINDOW = 4;

@@ -44,7 +44,7 @@ public class TestFetchParts {
     assertEquals("closed while a copy was under way", 1, closed.getCount());
     guard.endCopy(p, true);
     closed.await();
-    assertTrue(p.copied);
+    assertTrue(p.copied());
     assertFalse("a copy began after the guard closed", guard.beginCopy());
   }
 

@@ -71,6 +71,9 @@ import org.slf4j.LoggerFactory;
  * and the periodic tick run on one housekeeping thread, so Redis sees the Manager's
  * changes in the order the index made them. NameNode calls and Redis I/O never
  * happen under {@link CacheState}'s lock.
+ *
+ * <p><b>Size.</b> Long only because it has one method per RPC, with the checks of each
+ * argument; the work is in the collaborators above.
  */
 public final class CacheService implements PoCacheManagerProtocol, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CacheService.class);

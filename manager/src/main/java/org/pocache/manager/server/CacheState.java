@@ -44,6 +44,9 @@ import org.pocache.manager.protocol.PoCacheManagerProtocol;
  * in-memory work only; NameNode calls and Redis I/O happen outside it. Every entry
  * a transition drops goes to the {@link ParityReaper}, which deletes its keys on the
  * housekeeping thread in the order the index changed.
+ *
+ * <p><b>Size.</b> Long because every transition of the cache holds the same lock over
+ * CSAC and the index; split, the two could disagree about what is cached.
  */
 final class CacheState {
   private static final SecureRandom RESERVATION_IDS = new SecureRandom();

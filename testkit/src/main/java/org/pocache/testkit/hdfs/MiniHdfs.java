@@ -65,6 +65,10 @@ import org.pocache.testkit.TestDirs;
  * any of them can turn into a straggler. DataNode i is {@code cluster().getDataNodes().get(i)}.
  * The cluster's directories live under {@link TestDirs}; {@link #close()} shuts it
  * down and deletes them.
+ *
+ * <p><b>Size.</b> One class because it is the harness's single entry point; the parts
+ * that stand alone (DataNodeThrottle, StragglerDatasetFactory, DataNodeReadMetrics)
+ * are classes of their own.
  */
 public final class MiniHdfs implements AutoCloseable {
   private static final Pattern EC_POLICY_NAME = Pattern.compile("(RS|XOR)-(\\d+)-(\\d+)-(\\d+)k");
