@@ -49,24 +49,28 @@ import org.pocache.testkit.redis.RedisServerFixture;
  * descriptors (reservations committed without uploading parity: nothing reads it
  * here). Two phases: closed loop (as fast as the threads can go) and open loop at
  * a fixed total rate, where latency is measured from each request's scheduled
- * start, so a stall is not hidden by the threads waiting it out.
+ * start, so a stall is not hidden by the threads waiting it out. The same two phases
+ * then call the NameNode's own {@code getBlockLocations} (what every open costs, and
+ * what a lookup rides along with), on the same cluster and machine, for each number
+ * of client threads asked for.
  */
 public final class ManagerBench {
   static final String USAGE = String.join("\n",
-      "Usage: pocache bench manager [--threads N] [--seconds S] [--rate R] [--files F] [--json FILE]",
-      "  --threads N   client threads (default 8)",
+      "Usage: pocache bench manager [--threads N[,N...]] [--seconds S] [--rate R] [--files F] [--json FILE]",
+      "  --threads N   client threads; a list runs every phase with each (default 8,32)",
       "  --seconds S   measuring time per phase (default 10)",
       "  --rate R      lookups per second, all threads together, for the paced phase (default 10000)",
       "  --files F     files in HDFS, half of them cached (default 200)",
-      "  --json FILE   also write {\"results\":[{\"phase\",\"threads\",\"lookups\",\"lookups_per_s\",\"p50_ms\","
-          + "\"p99_ms\",\"p999_ms\",\"max_ms\",\"hits\",\"errors\"}, ...]}");
+      "  --json FILE   also write {\"results\":[{\"target\",\"phase\",\"threads\",\"lookups\",\"lookups_per_s\","
+          + "\"p50_ms\",\"p99_ms\",\"p999_ms\",\"max_ms\",\"hits\",\"errors\"}, ...]}",
+      "                (target: manager, or namenode for getBlockLocations)");
 
   public static void main(String[] args) throws Exception {
     if (System.getProperty("log4j.configuration") == null) {
       System.setProperty("log4j.configuration", "pocache-demo-log4j.properties");
     }
     Options o;
-    int threads;
+    List<Integer> threadCounts = new ArrayList<>();
     int files;
     double seconds;
     double rate;
@@ -76,7 +80,18 @@ public final class ManagerBench {
         System.out.println(USAGE);
         return;
       }
-      threads = o.intValue("threads", 8, 1, 256);
+      for (String t : o.string("threads", "8,32").split(",")) {
+        int n;
+        try {
+          n = Integer.parseInt(t.trim());
+        } catch (NumberFormatException e) {
+          throw new UsageException("--threads takes numbers separated by commas, got '" + t + "'");
+        }
+        if (n < 1 || n > 256) {
+          throw new UsageException("--threads must be in [1, 256], got " + n);
+        }
+        threadCounts.add(n);
+      }
       files = o.intValue("files", 200, 2, 100_000);
       seconds = o.doubleValue("seconds", 10, 0.5);
       rate = o.doubleValue("rate", 10_000, 1);
@@ -100,13 +115,22 @@ public final class ManagerBench {
              .start()) {
       InetSocketAddress addr = new InetSocketAddress("127.0.0.1", port);
       List<String> paths = writeFiles(hdfs, addr, files);
-      System.out.printf(Locale.ROOT, "Manager in a MiniDFSCluster NameNode at %s; %d files (%d cached); %d client"
-          + " threads; %d RPC handlers%n", addr, files, files / 2, threads, 8);
-      System.out.printf(Locale.ROOT, "%-12s %9s %13s %9s %9s %9s %9s %8s %7s%n", "phase", "lookups", "lookups/s",
-          "p50_ms", "p99_ms", "p999_ms", "max_ms", "hits", "errors");
-      run(hdfs, addr, paths, threads, 2, 0, null); // warm up: JIT, connections
-      rows.add(run(hdfs, addr, paths, threads, seconds, 0, "closed-loop"));
-      rows.add(run(hdfs, addr, paths, threads, seconds, rate, "paced"));
+      int cached;
+      try (ManagerClient m = new ManagerClient(addr, hdfs.conf(), 10_000)) {
+        cached = m.getReport().getFilesCached();
+      }
+      System.out.printf(Locale.ROOT, "Manager in a MiniDFSCluster NameNode at %s; %d files (%d cached, the rest filled"
+          + " by the fill worker on their first lookup); %s client threads; %d RPC handlers%n", addr, files, cached,
+          threadCounts, 8);
+      System.out.printf(Locale.ROOT, "%-9s %-12s %7s %9s %13s %9s %9s %9s %9s %8s %7s%n", "target", "phase", "threads",
+          "calls", "calls/s", "p50_ms", "p99_ms", "p999_ms", "max_ms", "hits", "errors");
+      for (int threads : threadCounts) {
+        for (Target target : Target.values()) {
+          run(hdfs, addr, paths, threads, 2, 0, target, null); // warm up: JIT, connections
+          rows.add(run(hdfs, addr, paths, threads, seconds, 0, target, "closed-loop"));
+          rows.add(run(hdfs, addr, paths, threads, seconds, rate, target, "paced"));
+        }
+      }
       // The Manager's own view (metrics2, as in /jmx): time inside the handler, NameNode reads included.
       javax.management.MBeanServer mbs = java.lang.management.ManagementFactory.getPlatformMBeanServer();
       javax.management.ObjectName name = new javax.management.ObjectName(
@@ -187,8 +211,51 @@ public final class ManagerBench {
     }
   }
 
+  /** What a client thread calls: the Manager's lookup, or the NameNode's block locations. */
+  private enum Target {
+    MANAGER, NAMENODE
+  }
+
+  /** One client thread's connection: its own, as a separate client process would have. */
+  private interface Caller extends AutoCloseable {
+    /** One call for {@code path}; true on a hit (a descriptor with parity; the NameNode: always). */
+    boolean call(String path) throws IOException;
+
+    @Override
+    void close() throws IOException;
+  }
+
+  private static Caller caller(Target target, MiniHdfs hdfs, InetSocketAddress addr) throws IOException {
+    if (target == Target.MANAGER) {
+      ManagerClient m = new ManagerClient(addr, hdfs.conf(), 10_000);
+      return new Caller() {
+        @Override
+        public boolean call(String path) throws IOException {
+          return m.getDescriptor(path).hasParity();
+        }
+
+        @Override
+        public void close() {
+          m.close();
+        }
+      };
+    }
+    org.apache.hadoop.hdfs.DFSClient c = new org.apache.hadoop.hdfs.DFSClient(hdfs.fs().getUri(), hdfs.conf());
+    return new Caller() {
+      @Override
+      public boolean call(String path) throws IOException {
+        return c.getNamenode().getBlockLocations(path, 0, Long.MAX_VALUE) != null;
+      }
+
+      @Override
+      public void close() throws IOException {
+        c.close();
+      }
+    };
+  }
+
   private static String run(MiniHdfs hdfs, InetSocketAddress addr, List<String> paths, int threads, double seconds,
-      double rate, String phase) throws Exception {
+      double rate, Target target, String phase) throws Exception {
     long durationNanos = (long) (seconds * 1e9);
     List<double[]> perThread = new ArrayList<>();
     int[] counts = new int[threads];
@@ -207,8 +274,8 @@ public final class ManagerBench {
         // shares one connection per user, address and protocol within a JVM).
         org.apache.hadoop.security.UserGroupInformation ugi =
             org.apache.hadoop.security.UserGroupInformation.createRemoteUser(user);
-        try (ManagerClient m = ugi.doAs((java.security.PrivilegedExceptionAction<ManagerClient>)
-            () -> new ManagerClient(addr, hdfs.conf(), 10_000))) {
+        try (Caller m = ugi.doAs((java.security.PrivilegedExceptionAction<Caller>)
+            () -> caller(target, hdfs, addr))) {
           start.await();
           long t0 = System.nanoTime();
           long interval = rate > 0 ? (long) (1e9 * threads / rate) : 0;
@@ -230,7 +297,7 @@ public final class ManagerBench {
               next += interval;
             }
             try {
-              if (m.getDescriptor(paths.get(i % paths.size())).hasParity()) {
+              if (m.call(paths.get(i % paths.size()))) {
                 hits.incrementAndGet();
               }
             } catch (IOException e) {
@@ -268,12 +335,15 @@ public final class ManagerBench {
     }
     LatencyStats s = new LatencyStats(all);
     double perSecond = total / wall;
-    System.out.printf(Locale.ROOT, "%-12s %9d %13.0f %9.3f %9.3f %9.3f %9.3f %8d %7d%n", phase, total, perSecond,
-        s.percentile(50), s.percentile(99), s.percentile(99.9), s.percentile(100), hits.get(), errors.get());
-    return String.format(Locale.ROOT, "{\"phase\":\"%s\",\"threads\":%d,\"target_rate\":%s,\"lookups\":%d,"
+    String name = target.name().toLowerCase(Locale.ROOT);
+    System.out.printf(Locale.ROOT, "%-9s %-12s %7d %9d %13.0f %9.3f %9.3f %9.3f %9.3f %8d %7d%n", name, phase, threads,
+        total, perSecond, s.percentile(50), s.percentile(99), s.percentile(99.9), s.percentile(100), hits.get(),
+        errors.get());
+    return String.format(Locale.ROOT, "{\"target\":\"%s\",\"phase\":\"%s\",\"threads\":%d,\"target_rate\":%s,"
+            + "\"lookups\":%d,"
             + "\"lookups_per_s\":%.1f,\"p50_ms\":%.4f,\"p99_ms\":%.4f,\"p999_ms\":%.4f,\"max_ms\":%.4f,\"hits\":%d,"
-            + "\"errors\":%d}", phase, threads, rate > 0 ? String.format(Locale.ROOT, "%.0f", rate) : "null", total,
-        perSecond, s.percentile(50), s.percentile(99), s.percentile(99.9), s.percentile(100), hits.get(),
+            + "\"errors\":%d}", name, phase, threads, rate > 0 ? String.format(Locale.ROOT, "%.0f", rate) : "null",
+        total, perSecond, s.percentile(50), s.percentile(99), s.percentile(99.9), s.percentile(100), hits.get(),
         errors.get());
   }
 }
