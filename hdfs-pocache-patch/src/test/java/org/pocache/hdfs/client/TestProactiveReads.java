@@ -19,9 +19,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.net.InetSocketAddress;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -29,11 +27,10 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
-import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
+import org.pocache.hdfs.PoCacheMiniCluster;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
-import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
@@ -48,6 +45,7 @@ import org.pocache.testkit.redis.RedisServerFixture;
 public class TestProactiveReads {
   private static final long BLOCK = 1 << 20;
   private static final int SUBBLOCK = 256 << 10;
+  private static PoCacheMiniCluster cluster;
   private static RedisServerFixture redis;
   private static MiniHdfs hdfs;
   private static ManagerClient manager;
@@ -55,59 +53,26 @@ public class TestProactiveReads {
 
   @BeforeClass
   public static void start() throws Exception {
-    int port = FreePorts.pick();
-    redis = RedisServerFixture.builder().start();
-    hdfs = MiniHdfs.builder().dataNodes(4)
-        .set(PoCacheConfigKeys.ENABLED_KEY, "true")
-        .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
-        .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port)
-        .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "100")
-        .set(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port())
+    cluster = PoCacheMiniCluster.builder().dataNodes(4)
         .set(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK))
         .set(PoCacheConfigKeys.CSAC_ADMISSION_KEY, "cache-upon-access")
         .start();
-    manager = new ManagerClient(new InetSocketAddress("127.0.0.1", port), hdfs.conf(), 5000);
-    GenericTestUtils.waitFor(() -> {
-      try {
-        return manager.getReport().getRedisHealthy();
-      } catch (Exception e) {
-        return false;
-      }
-    }, 50, 10_000);
-    Configuration c = new Configuration(hdfs.conf());
-    c.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
-    c.setBoolean("fs.hdfs.impl.disable.cache", true);
-    fs = FileSystem.get(hdfs.fs().getUri(), c);
+    redis = cluster.redis;
+    hdfs = cluster.hdfs;
+    manager = cluster.manager();
+    fs = cluster.client();
   }
 
   @AfterClass
   public static void stop() throws Exception {
-    if (fs != null) {
-      fs.close();
-    }
-    if (manager != null) {
-      manager.close();
-    }
-    if (hdfs != null) {
-      hdfs.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   /** Writes block i on DataNode i and has the Manager fill its parity. */
   private static DescriptorProto cachedFile(Path p, long seed) throws Exception {
-    hdfs.writePinnedFile(p, BLOCK, 4, seed);
-    manager.prefetch(p.toString());
-    GenericTestUtils.waitFor(() -> {
-      try {
-        return manager.getDescriptor(p.toString()).hasParity();
-      } catch (Exception e) {
-        return false;
-      }
-    }, 50, 20_000);
-    return manager.getDescriptor(p.toString()).getParity();
+    return cluster.cachedPinnedFile(p, BLOCK, 4, seed);
   }
 
   private static ProactiveReader.Outcome readWhole(Path p, long seed) throws Exception {
@@ -235,7 +200,7 @@ public class TestProactiveReads {
             in.readFully(0, buf);
           }
           assertEquals(-1, DataPattern.firstMismatch(17, 0, buf, 0, buf.length));
-          Thread.sleep(300); // the abandoned reads end, and are judged late
+          GenericTestUtils.waitFor(() -> own.readThreadsBusy() == 0, 10, 10_000); // abandoned reads end, judged late
         }
       } finally {
         hdfs.throttle(2).reset();

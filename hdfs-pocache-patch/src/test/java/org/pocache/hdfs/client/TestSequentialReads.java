@@ -19,7 +19,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,11 +30,10 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
-import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
+import org.pocache.hdfs.PoCacheMiniCluster;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.testkit.DataPattern;
-import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
 
@@ -48,6 +46,7 @@ import org.pocache.testkit.redis.RedisServerFixture;
 public class TestSequentialReads {
   private static final long BLOCK = 1 << 20;
   private static final int SUBBLOCK = 256 << 10;
+  private static PoCacheMiniCluster cluster;
   private static RedisServerFixture redis;
   private static MiniHdfs hdfs;
   private static ManagerClient manager;
@@ -55,49 +54,24 @@ public class TestSequentialReads {
 
   @BeforeClass
   public static void start() throws Exception {
-    int port = FreePorts.pick();
-    redis = RedisServerFixture.builder().start();
-    hdfs = MiniHdfs.builder().dataNodes(4)
-        .set(PoCacheConfigKeys.ENABLED_KEY, "true")
-        .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
-        .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port)
-        .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "100")
-        .set(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port())
+    cluster = PoCacheMiniCluster.builder().dataNodes(4)
         .set(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK))
         .start();
-    manager = new ManagerClient(new InetSocketAddress("127.0.0.1", port), hdfs.conf(), 5000);
-    Configuration c = new Configuration(hdfs.conf());
-    c.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
-    c.setBoolean("fs.hdfs.impl.disable.cache", true);
-    fs = FileSystem.get(hdfs.fs().getUri(), c);
+    redis = cluster.redis;
+    hdfs = cluster.hdfs;
+    manager = cluster.manager();
+    fs = cluster.client();
   }
 
   @AfterClass
   public static void stop() throws Exception {
-    if (fs != null) {
-      fs.close();
-    }
-    if (manager != null) {
-      manager.close();
-    }
-    if (hdfs != null) {
-      hdfs.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   private static void cachedFile(Path p, long seed) throws Exception {
-    hdfs.writePinnedFile(p, BLOCK, 4, seed);
-    manager.prefetch(p.toString());
-    GenericTestUtils.waitFor(() -> {
-      try {
-        return manager.getDescriptor(p.toString()).hasParity();
-      } catch (Exception e) {
-        return false;
-      }
-    }, 50, 20_000);
+    cluster.cachedPinnedFile(p, BLOCK, 4, seed);
   }
 
   /**

@@ -19,13 +19,13 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
+import org.pocache.hdfs.PoCacheMiniCluster;
 import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
@@ -33,68 +33,45 @@ import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.server.Manager;
 import org.pocache.testkit.DataPattern;
-import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
 
 /**
- * A MiniDFSCluster whose NameNode runs the POCache Manager (plugin), a real
- * redis-server, and a writer that does what [6/6]'s client will: admit, write,
- * upload parity, commit.
+ * {@link PoCacheMiniCluster} with the Manager tests' settings (small blocks and cache,
+ * quick breakers, an operator's parity secret), and a writer that does by hand what
+ * the POCache client does: admit, write, upload parity, commit.
  */
 final class ManagerCluster implements AutoCloseable {
   static final long BLOCK = 256 << 10;
   static final int SUBBLOCK = 64 << 10;
 
+  final PoCacheMiniCluster mini;
   final RedisServerFixture redis;
   final MiniHdfs hdfs;
   final int port;
 
-  private ManagerCluster(RedisServerFixture redis, MiniHdfs hdfs, int port) {
-    this.redis = redis;
-    this.hdfs = hdfs;
-    this.port = port;
+  private ManagerCluster(PoCacheMiniCluster mini) {
+    this.mini = mini;
+    this.redis = mini.redis;
+    this.hdfs = mini.hdfs;
+    this.port = mini.port;
   }
 
-  static ManagerCluster start(int dataNodes, Map<String, String> extra) throws IOException {
-    int port = FreePorts.pick();
-    RedisServerFixture redis = RedisServerFixture.builder().start();
-    Map<String, String> c = new TreeMap<>();
-    c.put(PoCacheConfigKeys.ENABLED_KEY, "true");
-    c.put("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName());
-    c.put(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port);
-    c.put(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port());
-    c.put(PoCacheConfigKeys.REDIS_BREAKER_OPEN_KEY, "200");
-    c.put(PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY, "200");
-    c.put(PoCacheConfigKeys.MANAGER_TICK_KEY, "100");
-    c.put(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK));
-    c.put(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(64L << 20));
-    c.put(PoCacheConfigKeys.CACHE_MAX_FILE_KEY, Long.toString(16L << 20));
-    c.put("dfs.namenode.fs-limits.min-block-size", "0");
-    // A secret of the operator's, so the parity survives a NameNode restart (one made
-    // at start would not).
-    c.put(PoCacheConfigKeys.PARITY_SECRET_KEY, "1:" + java.util.Base64.getEncoder().encodeToString(
-        "a test secret of at least 32 bytes".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
-    c.putAll(extra);
-    MiniHdfs.Builder b = MiniHdfs.builder().dataNodes(dataNodes);
-    for (Map.Entry<String, String> e : c.entrySet()) {
+  static ManagerCluster start(int dataNodes, Map<String, String> extra) throws Exception {
+    PoCacheMiniCluster.Builder b = PoCacheMiniCluster.builder().dataNodes(dataNodes).awaitServing(false)
+        .set(PoCacheConfigKeys.REDIS_BREAKER_OPEN_KEY, "200")
+        .set(PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY, "200")
+        .set(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK))
+        .set(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(64L << 20))
+        .set(PoCacheConfigKeys.CACHE_MAX_FILE_KEY, Long.toString(16L << 20))
+        // A secret of the operator's, so the parity survives a NameNode restart (one made
+        // at start would not).
+        .set(PoCacheConfigKeys.PARITY_SECRET_KEY, "1:" + java.util.Base64.getEncoder().encodeToString(
+            "a test secret of at least 32 bytes".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    for (Map.Entry<String, String> e : extra.entrySet()) {
       b.set(e.getKey(), e.getValue());
     }
-    MiniHdfs hdfs;
-    try {
-      hdfs = b.start();
-    } catch (IOException | RuntimeException e) {
-      redis.close();
-      throw e;
-    }
-    ManagerCluster cluster = new ManagerCluster(redis, hdfs, port);
-    boolean hosted = c.get("dfs.namenode.plugins").contains(PoCacheNameNodePlugin.class.getName());
-    if (hosted && cluster.manager() == null) {
-      cluster.close();
-      throw new IllegalStateException("the POCache Manager did not start in the NameNode (port " + port
-          + "); the NameNode log above says why");
-    }
-    return cluster;
+    return new ManagerCluster(b.start());
   }
 
   InetSocketAddress address() {
@@ -106,32 +83,11 @@ final class ManagerCluster implements AutoCloseable {
   }
 
   Manager manager() {
-    for (Object p : pluginsOfNameNode()) {
-      if (p instanceof PoCacheNameNodePlugin) {
-        return ((PoCacheNameNodePlugin) p).manager();
-      }
-    }
-    throw new IllegalStateException("no POCache plugin in the NameNode");
+    return mini.managerInProcess();
   }
 
   PoCacheNameNodePlugin plugin() {
-    for (Object p : pluginsOfNameNode()) {
-      if (p instanceof PoCacheNameNodePlugin) {
-        return (PoCacheNameNodePlugin) p;
-      }
-    }
-    throw new IllegalStateException("no POCache plugin in the NameNode");
-  }
-
-  @SuppressWarnings("unchecked")
-  private java.util.List<Object> pluginsOfNameNode() {
-    try {
-      java.lang.reflect.Field f = org.apache.hadoop.hdfs.server.namenode.NameNode.class.getDeclaredField("plugins");
-      f.setAccessible(true); // Hadoop keeps its plugins private; tests need ours
-      return (java.util.List<Object>) f.get(hdfs.cluster().getNameNode());
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException(e);
-    }
+    return mini.plugin();
   }
 
   RedisParityStore store() {
@@ -196,13 +152,7 @@ final class ManagerCluster implements AutoCloseable {
 
   /** A client FileSystem with fs.hdfs.impl = PoCacheFileSystem (not cached), plus {@code extra} keys. */
   org.pocache.hdfs.client.PoCacheFileSystem pocacheClient(String... extra) throws IOException {
-    Configuration conf = new Configuration(hdfs.conf());
-    conf.set("fs.hdfs.impl", org.pocache.hdfs.client.PoCacheFileSystem.class.getName());
-    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
-    for (int i = 0; i + 1 < extra.length; i += 2) {
-      conf.set(extra[i], extra[i + 1]);
-    }
-    return (org.pocache.hdfs.client.PoCacheFileSystem) org.apache.hadoop.fs.FileSystem.get(hdfs.fs().getUri(), conf);
+    return mini.client(extra);
   }
 
   /**
@@ -253,10 +203,6 @@ final class ManagerCluster implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    try {
-      hdfs.close();
-    } finally {
-      redis.close();
-    }
+    mini.close();
   }
 }
