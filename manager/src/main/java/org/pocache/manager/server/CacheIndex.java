@@ -23,7 +23,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
@@ -59,7 +58,7 @@ final class CacheIndex {
     private long modificationTime;
     /** Weight in CSAC: reserved bytes while RESERVED or FILLING, stored parity bytes once CACHED. */
     private long parityBytes;
-    private CacheStateProto state;
+    private ParityState state;
     /** A FILLING entry handed to the reader that opened the file (else to the fill worker). */
     private boolean readerFill;
     /** The Redis incarnation (run id) the parity was written to. */
@@ -75,7 +74,7 @@ final class CacheIndex {
     private DescriptorProto served;
 
     Entry(long fileId, long generation, String path, long length, long modificationTime, long blockSize,
-        int cellSize, int k, int m, int subblockBytes, long parityBytes, CacheStateProto state, String redisRunId,
+        int cellSize, int k, int m, int subblockBytes, long parityBytes, ParityState state, String redisRunId,
         long blocksDigest, ParityProtectionProto protection, int sealKeyId, long reservationId, String owner,
         long expiresAtMillis) {
       this.fileId = fileId;
@@ -111,12 +110,12 @@ final class CacheIndex {
       return parityBytes;
     }
 
-    CacheStateProto state() {
+    ParityState state() {
       return state;
     }
 
     boolean cached() {
-      return state == CacheStateProto.CACHED;
+      return state == ParityState.CACHED;
     }
 
     boolean readerFill() {
@@ -138,7 +137,7 @@ final class CacheIndex {
 
     /** RESERVED or FILLING -> CACHED: the parity of {@code f} as it is now, {@code bytes} of it. */
     void commit(FileInfo f, long bytes, ByteString digests, String runId) {
-      state = CacheStateProto.CACHED;
+      state = ParityState.CACHED;
       path = f.path != null ? f.path : path;
       length = f.length;
       modificationTime = f.modificationTime;
@@ -156,7 +155,7 @@ final class CacheIndex {
 
     /** Out of the index: its keys are being deleted. */
     void evicting() {
-      state = CacheStateProto.EVICTING;
+      state = ParityState.EVICTING;
     }
 
     /** Follows a rename (the index is keyed by inode id); true if the path changed. */
@@ -214,7 +213,7 @@ final class CacheIndex {
     DescriptorProto toProto(String keyPrefix) {
       int stripes = stripes();
       byte[] bitmap = new byte[(stripes + 7) / 8];
-      if (state == CacheStateProto.CACHED) {
+      if (state == ParityState.CACHED) {
         for (int s = 0; s < stripes; s++) {
           bitmap[s >>> 3] |= (byte) (1 << (s & 7));
         }
@@ -224,7 +223,7 @@ final class CacheIndex {
           .setLayout(cellSize > 0 ? LayoutProto.STRIPED : LayoutProto.CONTIGUOUS).setBlockSize(blockSize)
           .setCellSize(cellSize).setK(k).setM(m).setSubblockBytes(subblockBytes).setStripes(stripes)
           .setSubstripesPerStripe(substripesPerStripe()).setCachedStripes(ByteString.copyFrom(bitmap))
-          .setParityBytes(parityBytes).setKeyPrefix(keyPrefix).setState(state)
+          .setParityBytes(parityBytes).setKeyPrefix(keyPrefix).setState(state.toProto())
           .setRedisRunId(redisRunId == null ? "" : redisRunId).setBlocksDigest(blocksDigest)
           .setProtection(protection).setSealKeyId(sealKeyId).setValueDigests(valueDigests).build();
     }
@@ -232,7 +231,8 @@ final class CacheIndex {
     static Entry fromProto(DescriptorProto d) {
       Entry e = new Entry(d.getFileId(), d.getGeneration(), d.getPath(), d.getLength(), d.getModificationTime(),
           d.getBlockSize(), d.getCellSize(), d.getK(), d.getM(), d.getSubblockBytes(), d.getParityBytes(),
-          d.getState(), d.getRedisRunId(), d.getBlocksDigest(), d.getProtection(), d.getSealKeyId(), 0, null, 0);
+          ParityState.of(d.getState()), d.getRedisRunId(), d.getBlocksDigest(), d.getProtection(), d.getSealKeyId(),
+          0, null, 0);
       e.valueDigests = d.getValueDigests();
       return e;
     }
@@ -268,7 +268,7 @@ final class CacheIndex {
 
   void put(Entry e) {
     byFile.put(e.fileId, e);
-    if (e.state == CacheStateProto.RESERVED || e.state == CacheStateProto.FILLING) {
+    if (e.state == ParityState.RESERVED || e.state == ParityState.FILLING) {
       byReservation.put(e.reservationId, e);
     }
   }
@@ -316,7 +316,7 @@ final class CacheIndex {
   List<Entry> openWrites() {
     List<Entry> out = new ArrayList<>();
     for (Entry e : byReservation.values()) {
-      if (e.state == CacheStateProto.RESERVED) {
+      if (e.state == ParityState.RESERVED) {
         out.add(e);
       }
     }

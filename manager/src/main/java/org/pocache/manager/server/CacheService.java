@@ -36,7 +36,6 @@ import org.pocache.cache.RedisSettings;
 import org.pocache.csac.ParityFootprint;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
@@ -261,7 +260,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       String wrong = f == null ? "file id " + fileId + " no longer exists"
           : !f.complete ? e.path() + " is still open for write"
           : f.length != length ? e.path() + " has " + f.length + " bytes, not " + length
-          : e.state() == CacheStateProto.FILLING && !e.sameVersion(f)
+          : e.state() == ParityState.FILLING && !e.sameVersion(f)
               ? e.path() + " changed while its parity was being filled"
           : length > settings.maxFileBytes ? e.path() + " has " + length + " bytes, more than "
               + PoCacheConfigKeys.CACHE_MAX_FILE_KEY + " = " + settings.maxFileBytes

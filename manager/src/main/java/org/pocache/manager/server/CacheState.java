@@ -31,7 +31,6 @@ import org.pocache.csac.Csac;
 import org.pocache.csac.Decision;
 import org.pocache.csac.FileRef;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
 import org.pocache.manager.protocol.PoCacheManagerProtocol;
@@ -143,7 +142,7 @@ final class CacheState {
         evictLocked(csac.update(ref, fillNow ? Decision.SHOULD_CACHE
             : d == Decision.CACHED ? Decision.CACHED : Decision.SHOULD_NOT_CACHE), victims);
         if (fillNow) {
-          fill = newEntryLocked(f, code, ref.weight(), CacheStateProto.FILLING, runIdForWrites);
+          fill = newEntryLocked(f, code, ref.weight(), ParityState.FILLING, runIdForWrites);
           fill.setReaderFill(readerFills);
         }
         decision = e != null ? e.state().name() : fillNow ? "FILLING" : d.name();
@@ -194,7 +193,7 @@ final class CacheState {
         return "CSAC's admission policy declined (" + settings.policies() + ")";
       }
       evictLocked(csac.insert(ref), victims);
-      return newEntryLocked(f, code, ref.weight(), CacheStateProto.RESERVED, runIdForWrites);
+      return newEntryLocked(f, code, ref.weight(), ParityState.RESERVED, runIdForWrites);
     } finally {
       reaper.reap(victims); // under the lock: Redis sees the changes in the order the index made them
       lock.unlock();
@@ -233,7 +232,7 @@ final class CacheState {
         throw new IOException("reservation " + e.reservationId + " ended while committing: "
             + index.closedAs(e.reservationId));
       }
-      boolean wasFill = e.state() == CacheStateProto.FILLING;
+      boolean wasFill = e.state() == ParityState.FILLING;
       csac.remove(e.fileId);
       long bytes = Math.max(1, parityBytes);
       evictLocked(csac.insert(new FileRef(e.fileId, bytes, f.dataNodes.toArray(new String[0]))), victims);
@@ -273,7 +272,7 @@ final class CacheState {
         e.setReaderFill(false);
         return e;
       }
-      if (e.state() == CacheStateProto.FILLING) {
+      if (e.state() == ParityState.FILLING) {
         metrics.failedFills.incrementAndGet();
       }
       victims.add(dropLocked(e, "aborted: " + reason));
@@ -303,7 +302,7 @@ final class CacheState {
       }
       FileRef ref = planner.fileRef(f, code, f.length);
       evictLocked(csac.insert(ref), victims);
-      return newEntryLocked(f, code, ref.weight(), CacheStateProto.FILLING, runIdForWrites);
+      return newEntryLocked(f, code, ref.weight(), ParityState.FILLING, runIdForWrites);
     } finally {
       reaper.reap(victims); // under the lock: Redis sees the changes in the order the index made them
       lock.unlock();
@@ -311,7 +310,7 @@ final class CacheState {
   }
 
   /** The state of {@code fileId}'s entry, or null if it has none. */
-  CacheStateProto stateOf(long fileId) {
+  ParityState stateOf(long fileId) {
     lock.lock();
     try {
       CacheIndex.Entry e = index.get(fileId);
@@ -482,7 +481,7 @@ final class CacheState {
       List<CacheIndex.Entry> expired = index.expire(clock.getAsLong());
       for (CacheIndex.Entry e : expired) {
         csac.remove(e.fileId);
-        if (e.state() == CacheStateProto.FILLING) {
+        if (e.state() == ParityState.FILLING) {
           metrics.failedFills.incrementAndGet();
         }
       }
@@ -613,7 +612,7 @@ final class CacheState {
   // --- under the lock ----------------------------------------------------------------
 
   @GuardedBy("lock")
-  private CacheIndex.Entry newEntryLocked(FileInfo f, CodePlanner.Code code, long weight, CacheStateProto st,
+  private CacheIndex.Entry newEntryLocked(FileInfo f, CodePlanner.Code code, long weight, ParityState st,
       String runIdForWrites) {
     long generation = Math.max(lastGeneration + 1, clock.getAsLong() * 1000);
     lastGeneration = generation;
@@ -622,7 +621,7 @@ final class CacheState {
     do {
       id = RESERVATION_IDS.nextLong() & Long.MAX_VALUE;
     } while (id == 0 || index.reservation(id) != null);
-    boolean fill = st == CacheStateProto.FILLING; // a fill knows its file's length; a write does not yet
+    boolean fill = st == ParityState.FILLING; // a fill knows its file's length; a write does not yet
     CacheIndex.Entry e = new CacheIndex.Entry(f.id, generation, f.path, fill ? f.length : 0,
         fill ? f.modificationTime : 0, f.blockSize, code.cell, code.k, planner.m(), planner.subblockBytes(code),
         weight, st, runIdForWrites, f.blocksDigest, secrets.protectionProto(), secrets.currentKeyId(), id,

@@ -24,7 +24,6 @@ import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParityStore;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -178,7 +177,7 @@ final class RedisIncarnation {
         s.index().remove(r.getKey());
         continue;
       }
-      FileInfo f = opens && e.state() == CacheStateProto.CACHED && id.equals(e.redisRunId())
+      FileInfo f = opens && e.state() == ParityState.CACHED && id.equals(e.redisRunId())
           ? namespace.byId(e.fileId) : null;
       if (e.matches(f) && keysExist(s, e)) {
         keep.add(e);
