@@ -76,6 +76,38 @@ public class TestEvictionPolicies {
     assertEquals(1, evictedOne);
   }
 
+  /** A popular file evicted by a burst of newcomers comes back with its count, ahead of them. */
+  @Test
+  public void lfuRemembersCountsOfEvictedFiles() {
+    Lfu p = new Lfu();
+    java.util.Set<Long> c = new java.util.HashSet<>();
+    for (int i = 0; i < 4; i++) {
+      read(p, c, 1, 1); // file 1: four reads
+    }
+    p.onEvict(1); // made room for something else
+    c.remove(1L);
+    read(p, c, 2, 2);
+    read(p, c, 2, 2); // file 2: two reads
+    read(p, c, 2, 1); // file 1 again: admitted with its five reads, not as a newcomer with one
+    assertEquals(2, read(p, c, 2, 3)); // the two-read file goes, not file 1
+  }
+
+  @Test
+  public void lfuHistoryIsBoundedByHalvingCounts() {
+    Lfu p = new Lfu(4);
+    for (long id = 1; id <= 5; id++) {
+      p.onAccess(id, false); // one read each: halved to 0 and forgotten at the fifth
+    }
+    assertEquals(0, p.historySize());
+    for (int i = 0; i < 4; i++) {
+      p.onAccess(9, false);
+    }
+    for (long id = 10; id <= 13; id++) {
+      p.onAccess(id, false);
+    }
+    assertEquals(1, p.historySize()); // file 9 keeps half its count; the one-read files are gone
+  }
+
   @Test
   public void arcResistsAScanOfOneTimeReads() {
     Arc p = new Arc(4);
