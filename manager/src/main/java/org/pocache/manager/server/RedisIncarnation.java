@@ -89,9 +89,8 @@ final class RedisIncarnation {
   void check() {
     try {
       if (!store.isConnected()) {
-        store.connect();
+        checkCapacity(store.connect()); // refused: disconnected again, and tried next tick
         LOG.info("POCache Manager connected to Redis at {}", settings.redis.hosts);
-        checkCapacity(store.get());
       }
       ParityStore s = store.get();
       String id = s.server().runId();
