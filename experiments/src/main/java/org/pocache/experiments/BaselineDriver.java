@@ -525,6 +525,10 @@ public final class BaselineDriver {
       }
     }
     double[][] latencies = new double[modes.length][files.size() * c.repeats];
+    long[][] before = new long[modes.length][];
+    for (int x = 0; x < modes.length; x++) {
+      before[x] = counters(modes[x].fs);
+    }
     int n = 0;
     for (int r = 0; r < c.repeats; r++) {
       for (int f = 0; f < files.size(); f++) {
@@ -556,8 +560,23 @@ public final class BaselineDriver {
       }
     }
     for (int x = 0; x < modes.length; x++) {
-      table.add(modes[x].name, layout, straggler, latencies[x]);
+      long[] after = counters(modes[x].fs);
+      java.util.Map<String, Long> counters = new java.util.LinkedHashMap<>();
+      if (after.length > 0) {
+        counters.put("skipped_pieces", after[0] - before[x][0]);
+        counters.put("decoded_substripes", after[1] - before[x][1]);
+      }
+      table.add(modes[x].name, layout, straggler, latencies[x], counters);
     }
+  }
+
+  /** A POCache client's pieces skipped and substripes decoded so far; none for another FileSystem. */
+  private static long[] counters(FileSystem fs) {
+    if (!(fs instanceof PoCacheFileSystem)) {
+      return new long[0];
+    }
+    PoCacheFileSystem p = (PoCacheFileSystem) fs;
+    return new long[] {p.skippedPieces(), p.decodedSubstripes()};
   }
 
   static long seedOf(Config c, String tag, int file) {

@@ -36,13 +36,16 @@ public final class ResultTable {
     public final LatencyStats stats;
     /** Every read's latency, in the order the reads ran. */
     final double[] inOrder;
+    /** The reading client's counters over the row (POCache: pieces skipped, substripes decoded). */
+    final Map<String, Long> counters;
 
-    Row(String mode, String layout, boolean straggler, double[] inOrder) {
+    Row(String mode, String layout, boolean straggler, double[] inOrder, Map<String, Long> counters) {
       this.mode = mode;
       this.layout = layout;
       this.straggler = straggler;
       this.stats = new LatencyStats(inOrder);
       this.inOrder = inOrder.clone();
+      this.counters = new LinkedHashMap<>(counters);
     }
   }
 
@@ -53,7 +56,13 @@ public final class ResultTable {
   private final List<long[]> hedged = new ArrayList<>(); // {straggler 0/1, ops, wins, in caller thread}
 
   public void add(String mode, String layout, boolean straggler, double[] latenciesMillis) {
-    rows.add(new Row(mode, layout, straggler, latenciesMillis));
+    add(mode, layout, straggler, latenciesMillis, java.util.Collections.<String, Long>emptyMap());
+  }
+
+  /** A row with the reading client's counters over it, written into the row's JSON object. */
+  public void add(String mode, String layout, boolean straggler, double[] latenciesMillis,
+      Map<String, Long> counters) {
+    rows.add(new Row(mode, layout, straggler, latenciesMillis, counters));
   }
 
   /** Records a run parameter; it goes into the JSON's "config" object. */
@@ -168,7 +177,11 @@ public final class ResultTable {
       for (int x = 0; x < r.inOrder.length; x++) {
         sb.append(x == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f", r.inOrder[x]));
       }
-      sb.append("]}");
+      sb.append("]");
+      for (Map.Entry<String, Long> e : r.counters.entrySet()) {
+        sb.append(", ").append(quote(e.getKey())).append(": ").append(e.getValue());
+      }
+      sb.append("}");
       sb.append(i + 1 < rows.size() ? ",\n" : "\n");
     }
     sb.append("  ],\n  \"bytes_verified\": ").append(bytesVerified).append(",\n  \"hr_metrics\": [");
