@@ -152,18 +152,5 @@ public interface ParityStore extends AutoCloseable {
 
     /** The most bytes the server(s) will hold ({@code maxmemory}, summed over masters), 0 when unlimited. */
     long maxMemory() throws ParityStoreException;
-
-    /**
-     * Checks that a cache capacity fits in {@link #maxMemory()}.
-     *
-     * @throws IllegalArgumentException naming {@code capacityKey} if it exceeds it
-     */
-    default void checkCapacity(String capacityKey, long capacityBytes) throws ParityStoreException {
-      long max = maxMemory();
-      if (max > 0 && capacityBytes > max) {
-        throw new IllegalArgumentException(capacityKey + " = " + capacityBytes
-            + " bytes exceeds Redis's maxmemory of " + max + " bytes");
-      }
-    }
   }
 }

@@ -129,13 +129,17 @@ final class RedisIncarnation {
    * overhead would not fit is said once at WARN.
    */
   private void checkCapacity(ParityStore s) throws ParityStoreException {
+    long max;
     try {
-      s.server().checkCapacity(PoCacheConfigKeys.CACHE_CAPACITY_KEY, settings.capacityBytes);
+      max = s.server().maxMemory();
+      if (max > 0 && settings.capacityBytes > max) {
+        throw new IllegalArgumentException(PoCacheConfigKeys.CACHE_CAPACITY_KEY + " = " + settings.capacityBytes
+            + " bytes exceeds Redis's maxmemory of " + max + " bytes");
+      }
     } catch (IllegalArgumentException | ParityStoreException e) {
       store.close();
       throw e;
     }
-    long max = s.server().maxMemory();
     if (max > 0 && settings.capacityBytes * REDIS_OVERHEAD > max && !loggedTight) {
       loggedTight = true;
       LOG.warn("POCache: {} = {} bytes leaves Redis's maxmemory of {} bytes too little room: values of 1 MiB take"
