@@ -93,7 +93,7 @@ public class ITOtherHadoopClients {
     manager = new ManagerClient(new InetSocketAddress("127.0.0.1", managerPort), hdfs.conf(), 5000);
     GenericTestUtils.waitFor(() -> {
       try {
-        return manager.getReport().getRedisHealthy();
+        return manager.getReport().isRedisHealthy();
       } catch (Exception e) {
         return false;
       }

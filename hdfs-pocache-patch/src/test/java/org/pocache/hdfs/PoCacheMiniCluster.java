@@ -29,8 +29,8 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.server.Manager;
 import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
@@ -144,7 +144,7 @@ public final class PoCacheMiniCluster implements AutoCloseable {
     ManagerClient m = manager();
     GenericTestUtils.waitFor(() -> {
       try {
-        return m.getReport().getRedisHealthy();
+        return m.getReport().isRedisHealthy();
       } catch (IOException e) {
         return false;
       }
@@ -193,7 +193,7 @@ public final class PoCacheMiniCluster implements AutoCloseable {
    * (replication 1, contents {@code DataPattern} of {@code seed}) and has the Manager's
    * fill worker cache its parity; returns the descriptor readers will get.
    */
-  public DescriptorProto cachedPinnedFile(Path p, long blockSize, int blocks, long seed) throws Exception {
+  public ParityDescriptor cachedPinnedFile(Path p, long blockSize, int blocks, long seed) throws Exception {
     hdfs.writePinnedFile(p, blockSize, blocks, seed);
     ManagerClient m = manager();
     m.prefetch(p.toUri().getPath());

@@ -28,15 +28,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
+import org.pocache.cache.ParityProtection;
 import org.pocache.csac.ParityFootprint;
 import org.pocache.experiments.LatencyStats;
 import org.pocache.experiments.Options;
 import org.pocache.experiments.UsageException;
 import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.manager.protocol.WriteAdmission;
 import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
@@ -184,16 +185,16 @@ public final class ManagerBench {
       for (int i = first; i < paths.size(); i += step) {
         String p = paths.get(i);
         FSDataOutputStream out = hdfs.fs().create(new Path(p), true, 4096, (short) 1, block);
-        AdmitWriteResponseProto a = i % 2 == 0 ? m.admitWrite(p, data.length) : null;
+        WriteAdmission a = i % 2 == 0 ? m.admitWrite(p, data.length) : null;
         out.write(data);
         out.close();
         if (a != null && a.hasReservation()) {
-          DescriptorProto d = a.getReservation().getParity();
+          ParityDescriptor d = a.getReservation().getParity();
           // No values are uploaded here: a digest table of the right size (empty slots) stands
           // for them, so descriptors are as large as a real file's.
           long stripes = Math.max(1, (data.length + d.getBlockSize() * d.getK() - 1) / (d.getBlockSize() * d.getK()));
-          byte[] digests = d.getProtection() == org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto
-              .PROTECTION_NONE ? new byte[0] : new byte[(int) (stripes * d.getSubstripesPerStripe() * d.getM() * 16)];
+          byte[] digests = d.getProtection() == ParityProtection.NONE ? new byte[0]
+              : new byte[(int) (stripes * d.getSubstripesPerStripe() * d.getM() * 16)];
           m.commit(a.getReservation().getId(), d.getFileId(), data.length,
               ParityFootprint.parityBytes(data.length, d.getBlockSize(), d.getK(), d.getM()), digests);
         }
@@ -203,7 +204,7 @@ public final class ManagerBench {
 
   private static void waitReady(ManagerClient m) throws Exception {
     long deadline = System.currentTimeMillis() + 30_000;
-    while (!m.getReport().getRedisHealthy()) {
+    while (!m.getReport().isRedisHealthy()) {
       if (System.currentTimeMillis() > deadline) {
         throw new IOException("the Manager did not connect to Redis within 30 s");
       }

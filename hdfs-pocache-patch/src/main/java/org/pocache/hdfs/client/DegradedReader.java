@@ -32,7 +32,7 @@ import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.coder.layout.StripeLayout;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * Degraded reads (POCache paper section 3.1) for reads that do not cover whole
@@ -49,7 +49,7 @@ import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
  */
 final class DegradedReader {
   private final PositionedReadable data;
-  private final DescriptorProto d;
+  private final ParityDescriptor d;
   /** How the file's parity values are sealed (the file key from its descriptor). */
   private final ParitySeal seal;
   private final StripeLayout layout;

@@ -30,8 +30,8 @@ import org.apache.hadoop.fs.HasEnhancedByteBufferAccess;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.io.ByteBufferPool;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +53,7 @@ final class FillingInputStream extends FSInputStream
 
   private final DFSInputStream in;
   private final long reservationId;
-  private final DescriptorProto d;
+  private final ParityDescriptor d;
   private final ParityEncoder encoder;
   private final ManagerClient manager;
   private final Executor pool;
@@ -64,7 +64,7 @@ final class FillingInputStream extends FSInputStream
   private byte[] scratch;
   private boolean closed;
 
-  FillingInputStream(DFSInputStream in, long reservationId, DescriptorProto d, ParityEncoder encoder,
+  FillingInputStream(DFSInputStream in, long reservationId, ParityDescriptor d, ParityEncoder encoder,
       ManagerClient manager, Executor pool, AtomicLong committed) {
     this.in = in;
     this.reservationId = reservationId;

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.pocache.cache.Crc32c;
+import org.pocache.cache.ParityProtection;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.cache.ParityStore;
@@ -30,8 +31,7 @@ import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.ContiguousLayout;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
 
 /**
@@ -53,7 +53,7 @@ import org.pocache.manager.protocol.ParitySeals;
  * feeds it.
  */
 final class ParityEncoder {
-  private final DescriptorProto d;
+  private final ParityDescriptor d;
   private final ParityStore store;
   private final ErasureCoder coder;
   /** Where accumulators come from and go back to once uploaded (1 MiB arrays are humongous for G1). */
@@ -83,7 +83,7 @@ final class ParityEncoder {
   private final List<CompletableFuture<Void>> uploads = new ArrayList<>();
   private long parityBytes;
 
-  ParityEncoder(DescriptorProto d, ParityStore store, ErasureCoder coder, BufferPool buffers) {
+  ParityEncoder(ParityDescriptor d, ParityStore store, ErasureCoder coder, BufferPool buffers) {
     this.d = d;
     this.store = store;
     this.coder = coder;
@@ -93,7 +93,7 @@ final class ParityEncoder {
     this.sub = d.getSubblockBytes();
     this.block = d.getBlockSize();
     this.substripesPerBlock = (int) (block / sub);
-    this.striped = d.getLayout() == LayoutProto.STRIPED;
+    this.striped = d.getLayout() == ParityDescriptor.Layout.STRIPED;
     if (striped && d.getCellSize() != sub) {
       throw new IllegalArgumentException("an erasure-coded file's subblock must be its cell: cell " + d.getCellSize()
           + ", subblock " + sub);
@@ -110,7 +110,7 @@ final class ParityEncoder {
    * commit hands the Manager, which gives them to readers. Call after {@link #finish}.
    */
   byte[] valueDigests(long length) {
-    if (seal.protection() == org.pocache.cache.ParityProtection.NONE) {
+    if (seal.protection() == ParityProtection.NONE) {
       return new byte[0];
     }
     long stripeBytes = block * k;

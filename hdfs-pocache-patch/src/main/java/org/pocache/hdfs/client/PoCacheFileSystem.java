@@ -62,17 +62,13 @@ import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.WriteExclusions;
-import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReservationProto;
+import org.pocache.manager.protocol.DescriptorLookup;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
+import org.pocache.manager.protocol.ReadReport;
+import org.pocache.manager.protocol.Reservation;
+import org.pocache.manager.protocol.WriteAdmission;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -300,11 +296,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       if (writeExclusions.excludedBy(path) != null) {
         return hdfsOut; // a staging or task-attempt file: not worth a Manager call
       }
-      AdmitWriteResponseProto a = manager.admitWrite(path, 0);
+      WriteAdmission a = manager.admitWrite(path, 0);
       if (!a.hasReservation()) {
         return hdfsOut;
       }
-      DescriptorProto d = a.getReservation().getParity();
+      ParityDescriptor d = a.getReservation().getParity();
       long id = a.getReservation().getId();
       String unusable = ParitySeals.problem(d);
       if (unusable != null) {
@@ -370,7 +366,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // Ask the Manager while the NameNode is asked for the block locations.
     String path = makeQualified(f).toUri().getPath();
     boolean readerFills = readFillMaxBytes > 0;
-    Future<GetDescriptorResponseProto> lookup;
+    Future<DescriptorLookup> lookup;
     try {
       lookup = lookups.submit(() -> manager.lookupForRead(path, readerFills));
     } catch (java.util.concurrent.RejectedExecutionException closed) {
@@ -415,9 +411,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * worker. Waits for the lookup if it is still running (bounded by the Manager RPC
    * timeout): a reservation nobody fills would otherwise block the file until it expires.
    */
-  private void releaseFill(Future<GetDescriptorResponseProto> lookup, String why) {
+  private void releaseFill(Future<DescriptorLookup> lookup, String why) {
     try {
-      GetDescriptorResponseProto r = lookup.get();
+      DescriptorLookup r = lookup.get();
       if (r != null && r.hasFill()) {
         manager.abort(r.getFill().getId(), why);
       }
@@ -428,9 +424,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
   }
 
-  private FSDataInputStream tryPoCache(Future<GetDescriptorResponseProto> lookup, FSDataInputStream vanilla,
+  private FSDataInputStream tryPoCache(Future<DescriptorLookup> lookup, FSDataInputStream vanilla,
       String path) throws IOException {
-    GetDescriptorResponseProto r;
+    DescriptorLookup r;
     try {
       r = lookup.get(); // the lookup is bounded by the Manager RPC timeout and never throws
     } catch (InterruptedException e) {
@@ -454,7 +450,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (r.hasFill()) {
       return tryFill(r.getFill(), in);
     }
-    DescriptorProto d = r.hasParity() ? r.getParity() : null;
+    ParityDescriptor d = r.hasParity() ? r.getParity() : null;
     if (d == null) {
       return null;
     }
@@ -464,13 +460,13 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (!madeFor(d, in)) {
       return null;
     }
-    StripeLayout layout = d.getLayout() == LayoutProto.STRIPED
+    StripeLayout layout = d.getLayout() == ParityDescriptor.Layout.STRIPED
         ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), d.getK())
         : new ContiguousLayout(d.getLength(), d.getBlockSize(), d.getSubblockBytes(), d.getK());
     // Redis and the coder are reached for when parity is first needed, not now (ParityAccess).
     ParityAccess s = new ParityAccess(this::store, () -> coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind))));
-    PieceLocations locations = new PieceLocations(in, d.getK(), d.getLayout() == LayoutProto.STRIPED);
+    PieceLocations locations = new PieceLocations(in, d.getK(), d.getLayout() == ParityDescriptor.Layout.STRIPED);
     // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
     // the threads that make them; the stream counts what it returns, on its caller's thread.
     PositionedReadable uncounted = new UncountedReads(in, statistics);
@@ -480,7 +476,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     DegradedReader degraded = null;
     SequentialReader sequential = null;
     ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
-    if (d.getLayout() != LayoutProto.STRIPED) {
+    if (d.getLayout() != ParityDescriptor.Layout.STRIPED) {
       degraded = new DegradedReader(ctx, deadlineFactor);
       List<LocatedBlock> blocks = in.getAllBlocks();
       String src = path;
@@ -511,8 +507,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * blocks would rebuild bytes of another file (an overwrite between the Manager's lookup
    * and the NameNode's answer to the open) and must never meet this stream's data.
    */
-  private boolean madeFor(DescriptorProto d, DFSInputStream in) {
-    String unusable = d.getState() == CacheStateProto.CACHED ? ParitySeals.readProblem(d) : ParitySeals.problem(d);
+  private boolean madeFor(ParityDescriptor d, DFSInputStream in) {
+    String unusable = d.getState() == ParityDescriptor.State.CACHED ? ParitySeals.readProblem(d)
+        : ParitySeals.problem(d);
     if (unusable != null) {
       fallbacks.incrementAndGet();
       warnOnce("POCache reads files without parity", new IOException(unusable));
@@ -553,9 +550,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * reads and uploads the parity (see {@link FillingInputStream}), or, when this
    * client cannot, the reservation goes back (the fill worker takes it over).
    */
-  private FSDataInputStream tryFill(ReservationProto fill, DFSInputStream in) {
-    DescriptorProto d = fill.getParity();
-    long accumulators = d.getLayout() == LayoutProto.STRIPED ? (long) d.getM() * d.getCellSize()
+  private FSDataInputStream tryFill(Reservation fill, DFSInputStream in) {
+    ParityDescriptor d = fill.getParity();
+    long accumulators = d.getLayout() == ParityDescriptor.Layout.STRIPED ? (long) d.getM() * d.getCellSize()
         : (long) d.getM() * d.getBlockSize();
     ParityStore s = store();
     String why = s == null ? "the reader cannot reach Redis"
@@ -614,13 +611,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (!slowSources.hasLongReads(System.nanoTime())) {
       return;
     }
-    List<DataNodeObservationProto> seen = slowSources.drainObservations();
+    List<ReadReport.Observation> seen = slowSources.drainObservations();
     if (seen.isEmpty()) {
       return;
     }
     try {
-      manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
-          .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addAllObservations(seen).build());
+      manager.reportRead(ReadReport.observationsOnly(seen));
     } catch (IOException | RuntimeException | LinkageError e) {
       LOG.debug("Observations of reads under way not delivered: {}", e.toString());
     }
@@ -698,21 +694,19 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   }
 
   /** Tells the Manager how parity fared, off the caller's thread; failures only cost the report. */
-  private void report(DescriptorProto d, ProactiveReader.Outcome o) {
+  private void report(ParityDescriptor d, ProactiveReader.Outcome o) {
     ProactiveReader.Outcome c = o.snapshot();
     if (c.substripes == 0) {
       return;
     }
     readSubstripes.addAndGet(c.substripes);
     decodedSubstripes.addAndGet(c.decoded);
-    ReadOutcomeProto outcome = c.parityCorrupt ? ReadOutcomeProto.PARITY_CORRUPT
-        : c.parityMissing ? ReadOutcomeProto.PARITY_MISSING
-        : c.cacheError ? ReadOutcomeProto.CACHE_ERROR
-        : c.decoded > 0 ? ReadOutcomeProto.STRAGGLER_MASKED
-        : ReadOutcomeProto.PARITY_HIT;
-    ReportReadRequestProto r = ReportReadRequestProto.newBuilder().setFileId(d.getFileId())
-        .setGeneration(d.getGeneration()).setOutcome(outcome).addAllObservations(slowSources.drainObservations())
-        .build();
+    ReadReport.Outcome outcome = c.parityCorrupt ? ReadReport.Outcome.PARITY_CORRUPT
+        : c.parityMissing ? ReadReport.Outcome.PARITY_MISSING
+        : c.cacheError ? ReadReport.Outcome.CACHE_ERROR
+        : c.decoded > 0 ? ReadReport.Outcome.STRAGGLER_MASKED
+        : ReadReport.Outcome.PARITY_HIT;
+    ReadReport r = new ReadReport(d.getFileId(), d.getGeneration(), outcome, slowSources.drainObservations());
     try {
       finishLater(() -> {
         try {

@@ -22,8 +22,8 @@ import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
 import org.pocache.cache.ParityStore;
 import org.pocache.coder.ErasureCoder;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +47,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
 
   private final OutputStream out;
   private final Syncable sync;
-  private final DescriptorProto d;
+  private final ParityDescriptor d;
   private final long reservationId;
   private final ManagerClient manager;
   private final AtomicLong abandoned;
@@ -56,7 +56,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   private boolean caching = true;
   private boolean closed;
 
-  PoCacheOutputStream(OutputStream out, long reservationId, DescriptorProto d, ParityStore store,
+  PoCacheOutputStream(OutputStream out, long reservationId, ParityDescriptor d, ParityStore store,
       ErasureCoder coder, BufferPool buffers, ManagerClient manager, AtomicLong abandoned) {
     this.out = out;
     this.sync = out instanceof Syncable ? (Syncable) out : null;

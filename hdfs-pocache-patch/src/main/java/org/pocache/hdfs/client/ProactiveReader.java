@@ -29,10 +29,11 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
+import org.pocache.cache.ParityProtection;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.coder.layout.StripeLayout;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * Proactive reads (POCache paper section 3.1): for each substripe a positional read
@@ -115,7 +116,7 @@ final class ProactiveReader {
   }
 
   private final PositionedReadable data;
-  private final DescriptorProto d;
+  private final ParityDescriptor d;
   /** How the file's parity values are sealed (the file key from its descriptor). */
   private final ParitySeal seal;
   private final StripeLayout layout;
@@ -175,8 +176,7 @@ final class ProactiveReader {
   }
 
   private boolean cached(long s) {
-    int b = (int) (s >>> 3);
-    return b < d.getCachedStripes().size() && (d.getCachedStripes().byteAt(b) >>> (s & 7) & 1) != 0;
+    return s <= Integer.MAX_VALUE && d.isStripeCached((int) s);
   }
 
   /** The substripes (as {stripe, substripe}) that [pos, pos + len) covers entirely, in file order of piece 0. */
@@ -345,7 +345,7 @@ final class ProactiveReader {
           }
           // Protected values are opened (digest, decryption) only if a decode needs them.
           ParityValue[] values = access.store().getAllUnopened(keys);
-          if (seal.protection() == org.pocache.cache.ParityProtection.NONE) {
+          if (seal.protection() == ParityProtection.NONE) {
             unpack(values); // here, while the data is still on its way, not on the caller's time
             unpacked = true;
           } else if (openNow) {

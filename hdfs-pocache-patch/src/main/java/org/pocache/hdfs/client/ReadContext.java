@@ -20,7 +20,7 @@ import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.ParitySeal;
 import org.pocache.coder.layout.StripeLayout;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
 
 /**
@@ -31,7 +31,7 @@ import org.pocache.manager.protocol.ParitySeals;
 final class ReadContext {
   /** The file's data as HDFS serves it (reads not counted twice in the statistics). */
   final PositionedReadable data;
-  final DescriptorProto descriptor;
+  final ParityDescriptor descriptor;
   /** How the file's parity values are sealed (the file key from its descriptor). */
   final ParitySeal seal;
   final StripeLayout layout;
@@ -43,7 +43,7 @@ final class ReadContext {
   /** No read is judged late before this many milliseconds. */
   final long minDeadlineMillis;
 
-  ReadContext(PositionedReadable data, DescriptorProto descriptor, StripeLayout layout, ParityAccess parity,
+  ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
       long minDeadlineMillis) {
     this.data = data;

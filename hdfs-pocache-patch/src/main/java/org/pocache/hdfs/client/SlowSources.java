@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
+import org.pocache.manager.protocol.ReadReport;
 import org.pocache.manager.server.StragglerMonitor;
 
 /**
@@ -255,17 +255,16 @@ final class SlowSources {
    * read counts again in every report until it ends, each time with its time so far,
    * and then once more with its true time.
    */
-  List<DataNodeObservationProto> drainObservations() {
+  List<ReadReport.Observation> drainObservations() {
     return drainObservations(System.nanoTime());
   }
 
-  List<DataNodeObservationProto> drainObservations(long nowNanos) {
-    List<DataNodeObservationProto> out = new ArrayList<>();
+  List<ReadReport.Observation> drainObservations(long nowNanos) {
+    List<ReadReport.Observation> out = new ArrayList<>();
     for (Map.Entry<String, Busy> e : observed.entrySet()) {
       long[] taken = e.getValue().takeIfAtLeast(StragglerMonitor.MIN_CLIENT_SAMPLE_BYTES, nowNanos);
       if (taken != null) {
-        out.add(DataNodeObservationProto.newBuilder().setDataNode(e.getKey()).setBytes(taken[0])
-            .setMillis(taken[1] / 1e6).build());
+        out.add(new ReadReport.Observation(e.getKey(), taken[0], taken[1] / 1e6));
       }
     }
     return out;

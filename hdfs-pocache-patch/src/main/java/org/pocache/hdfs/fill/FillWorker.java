@@ -32,6 +32,7 @@ import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.ParityKey;
+import org.pocache.cache.ParityProtection;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.cache.ParityStore;
@@ -47,8 +48,7 @@ import org.pocache.coder.layout.StripedLayout;
 import org.pocache.hdfs.client.BlockListDigest;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
 import org.pocache.manager.server.CacheService;
 import org.pocache.manager.server.ParityFiller;
@@ -93,7 +93,7 @@ public final class FillWorker implements ParityFiller {
   }
 
   @Override
-  public boolean fill(long reservationId, DescriptorProto target) {
+  public boolean fill(long reservationId, ParityDescriptor target) {
     try {
       pool.execute(() -> run(reservationId, target));
       return true;
@@ -102,9 +102,9 @@ public final class FillWorker implements ParityFiller {
     }
   }
 
-  private void run(long reservationId, DescriptorProto d) {
+  private void run(long reservationId, ParityDescriptor d) {
     try {
-      byte[] digests = ParitySeals.of(d).protection() == org.pocache.cache.ParityProtection.NONE ? new byte[0]
+      byte[] digests = ParitySeals.of(d).protection() == ParityProtection.NONE ? new byte[0]
           : new byte[d.getStripes() * d.getSubstripesPerStripe() * d.getM() * ParityValue.DIGEST_BYTES];
       long bytes = fillOne(d, digests);
       manager.commit(reservationId, d.getFileId(), d.getLength(), bytes, digests);
@@ -120,7 +120,7 @@ public final class FillWorker implements ParityFiller {
   }
 
   /** Encodes and uploads every substripe of the file; returns parity payload bytes. */
-  long fillOne(DescriptorProto d, byte[] digests) throws Exception {
+  long fillOne(ParityDescriptor d, byte[] digests) throws Exception {
     // By inode, not by path: a file renamed away and another created at its path must
     // not lend its bytes to the parity of the file the fill was planned for.
     Path path = new Path("/.reserved/.inodes/" + d.getFileId());
@@ -132,7 +132,7 @@ public final class FillWorker implements ParityFiller {
     int k = d.getK();
     int m = d.getM();
     int sub = d.getSubblockBytes();
-    StripeLayout layout = d.getLayout() == LayoutProto.STRIPED
+    StripeLayout layout = d.getLayout() == ParityDescriptor.Layout.STRIPED
         ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), sub, k)
         : new ContiguousLayout(d.getLength(), d.getBlockSize(), sub, k);
     ParityStore redis = store();

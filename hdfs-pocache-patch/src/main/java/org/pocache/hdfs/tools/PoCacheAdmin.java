@@ -26,10 +26,10 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.util.StringUtils;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
+import org.pocache.manager.protocol.CachedFiles;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ManagerReport;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.PoCacheManagerProtocol;
 
 /**
@@ -132,9 +132,9 @@ public final class PoCacheAdmin extends Configured implements Tool {
     return path.toUri().getPath();
   }
 
-  private void report(ReportProto r) {
+  private void report(ManagerReport r) {
     out.println("POCache Manager report");
-    out.println("  Redis:            " + (r.getRedisHealthy() ? "healthy" : "UNAVAILABLE (no descriptors served)")
+    out.println("  Redis:            " + (r.isRedisHealthy() ? "healthy" : "UNAVAILABLE (no descriptors served)")
         + ", restarts seen: " + r.getRedisRestarts());
     out.println("  Capacity:         " + r.getCapacityBytes() + " B (" + StringUtils.byteDesc(r.getCapacityBytes())
         + ")");
@@ -151,15 +151,15 @@ public final class PoCacheAdmin extends Configured implements Tool {
     out.println("  Failed fills:     " + r.getFailedFills());
     out.println("  Heartbeats:       " + r.getHeartbeats() + " (client observations: " + r.getClientObservations()
         + ")");
-    out.println("  Stragglers (" + r.getDetector() + "): " + r.getStragglersCount()
-        + (r.getStragglersCount() == 0 ? "" : " " + String.join(", ", r.getStragglersList())));
+    out.println("  Stragglers (" + r.getDetector() + "): " + r.getStragglers().size()
+        + (r.getStragglers().size() == 0 ? "" : " " + String.join(", ", r.getStragglers())));
   }
 
-  private void list(ListCachedResponseProto l) {
-    out.println("Found " + l.getDescriptorsCount() + (l.getTruncated() ? "+" : "") + " files");
+  private void list(CachedFiles l) {
+    out.println("Found " + l.getDescriptors().size() + (l.isTruncated() ? "+" : "") + " files");
     out.println(String.format("%-9s %12s %14s %6s %12s %8s  %s", "state", "length", "parity bytes", "k+m",
         "subblock", "stripes", "path"));
-    for (DescriptorProto d : l.getDescriptorsList()) {
+    for (ParityDescriptor d : l.getDescriptors()) {
       out.println(String.format("%-9s %12d %14d %6s %12d %8d  %s", d.getState(), d.getLength(), d.getParityBytes(),
           d.getK() + "+" + d.getM(), d.getSubblockBytes(), d.getStripes(), d.getPath()));
     }

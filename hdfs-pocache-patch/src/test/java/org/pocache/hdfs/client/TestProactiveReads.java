@@ -29,8 +29,8 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 import org.pocache.hdfs.PoCacheMiniCluster;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
 import org.pocache.testkit.redis.RedisServerFixture;
@@ -71,7 +71,7 @@ public class TestProactiveReads {
   }
 
   /** Writes block i on DataNode i and has the Manager fill its parity. */
-  private static DescriptorProto cachedFile(Path p, long seed) throws Exception {
+  private static ParityDescriptor cachedFile(Path p, long seed) throws Exception {
     return cluster.cachedPinnedFile(p, BLOCK, 4, seed);
   }
 
@@ -133,7 +133,7 @@ public class TestProactiveReads {
   @Test
   public void corruptParityIsNeverServed() throws Exception {
     Path p = new Path("/proactive/corrupt");
-    DescriptorProto d = cachedFile(p, 12);
+    ParityDescriptor d = cachedFile(p, 12);
     // Flip payload bytes of every parity value behind the store's back.
     for (int j = 0; j < BLOCK / SUBBLOCK; j++) {
       String key = "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:" + j + ":0";
@@ -150,7 +150,7 @@ public class TestProactiveReads {
     // The Manager drops the file's parity on the report.
     GenericTestUtils.waitFor(() -> {
       try {
-        DescriptorProto now = manager.getDescriptor(p.toString()).getParity();
+        ParityDescriptor now = manager.getDescriptor(p.toString()).getParity();
         return now == null || now.getGeneration() != d.getGeneration();
       } catch (Exception e) {
         return false;

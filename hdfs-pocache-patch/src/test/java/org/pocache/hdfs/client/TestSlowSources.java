@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.Test;
+import org.pocache.manager.protocol.ReadReport;
 
 /** The skip policy of proactive reads: history of late reads, probes, and the Manager's list. */
 public class TestSlowSources {
@@ -125,13 +126,13 @@ public class TestSlowSources {
     s.observed(A, 600 << 10, 0, 5_000_000);
     s.observed(B, 2 << 20, 0, 40_000_000);
     s.observed(Arrays.asList("dn-a:9866", "dn-b:9866"), 8 << 20, 0, 1); // which replica served is unknown
-    List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> first = s.drainObservations();
+    List<ReadReport.Observation> first = s.drainObservations();
     assertEquals(1, first.size());
     assertEquals("dn-b:9866", first.get(0).getDataNode());
     assertEquals(2 << 20, first.get(0).getBytes());
     assertEquals(40.0, first.get(0).getMillis(), 1e-9);
     s.observed(A, 600 << 10, 10_000_000, 17_000_000); // A now has 1.2 MiB in 12 ms
-    List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> second = s.drainObservations();
+    List<ReadReport.Observation> second = s.drainObservations();
     assertEquals(1, second.size());
     assertEquals("dn-a:9866", second.get(0).getDataNode());
     assertEquals(1200 << 10, second.get(0).getBytes());
@@ -148,7 +149,7 @@ public class TestSlowSources {
     }
     // Then one more after a pause: idle time between reads is not the DataNode's.
     s.observed(A, 1 << 20, 100_000_000L, 110_000_000L);
-    List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> o = s.drainObservations();
+    List<ReadReport.Observation> o = s.drainObservations();
     assertEquals(1, o.size());
     assertEquals(5 << 20, o.get(0).getBytes());
     assertEquals(53.0, o.get(0).getMillis(), 1e-9); // 0-43 ms and 100-110 ms
@@ -163,7 +164,7 @@ public class TestSlowSources {
     assertFalse("too young to send a report for", s.hasLongReads(t0 + 500_000_000L));
     assertTrue("a second under way: worth a report", s.hasLongReads(t0 + 1_500_000_000L));
     // Still under way after 5 s: at most 4 MiB in 5 s, reported, and again 5 s later.
-    List<org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto> o =
+    List<ReadReport.Observation> o =
         s.drainObservations(t0 + 5_000_000_000L);
     assertEquals(1, o.size());
     assertEquals(4 << 20, o.get(0).getBytes());

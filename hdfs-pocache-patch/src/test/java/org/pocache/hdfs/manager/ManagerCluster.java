@@ -22,15 +22,16 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
+import org.pocache.cache.ParityProtection;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.hdfs.PoCacheMiniCluster;
 import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.manager.protocol.WriteAdmission;
 import org.pocache.manager.server.Manager;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
@@ -99,21 +100,21 @@ final class ManagerCluster implements AutoCloseable {
   /** The reservation id of the last {@link #writeCached}. */
   volatile long lastReservationId;
 
-  DescriptorProto writeCached(ManagerClient m, Path p, long length, long seed) throws Exception {
+  ParityDescriptor writeCached(ManagerClient m, Path p, long length, long seed) throws Exception {
     FSDataOutputStream out = hdfs.fs().create(p, true, 4096, (short) 1, BLOCK);
-    AdmitWriteResponseProto admit = m.admitWrite(p.toUri().getPath(), 0);
+    WriteAdmission admit = m.admitWrite(p.toUri().getPath(), 0);
     if (!admit.hasReservation()) {
       out.close();
       throw new IllegalStateException("not admitted: " + admit.getReason());
     }
     write(out, length, seed);
     out.close();
-    DescriptorProto r = admit.getReservation().getParity();
+    ParityDescriptor r = admit.getReservation().getParity();
     lastReservationId = admit.getReservation().getId();
     try (RedisParityStore store = store()) {
       long stripes = Math.max(1, (length + r.getBlockSize() * r.getK() - 1) / (r.getBlockSize() * r.getK()));
-      byte[] digests = r.getProtection() == org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto
-          .PROTECTION_NONE ? new byte[0] : new byte[(int) (stripes * r.getSubstripesPerStripe() * r.getM() * 16)];
+      byte[] digests = r.getProtection() == ParityProtection.NONE ? new byte[0]
+          : new byte[(int) (stripes * r.getSubstripesPerStripe() * r.getM() * 16)];
       long bytes = ParityUploader.upload(hdfs.fs(), p, r, length, store, digests);
       m.commit(admit.getReservation().getId(), r.getFileId(), length, bytes, digests);
     }
@@ -160,8 +161,8 @@ final class ManagerCluster implements AutoCloseable {
    * (uploaded under the next generation): payloads and data CRCs equal, and the total
    * equals the descriptor's parity bytes. Returns the number of values compared.
    */
-  int assertParityMatchesIndependentEncoding(Path p, DescriptorProto d) throws Exception {
-    DescriptorProto reference = d.toBuilder().setGeneration(d.getGeneration() + 1).build();
+  int assertParityMatchesIndependentEncoding(Path p, ParityDescriptor d) throws Exception {
+    ParityDescriptor reference = d.toBuilder().setGeneration(d.getGeneration() + 1).build();
     try (RedisParityStore store = store()) {
       long refBytes = ParityUploader.upload(hdfs.fs(), p, reference, d.getLength(), store);
       long seen = 0;
@@ -195,7 +196,7 @@ final class ManagerCluster implements AutoCloseable {
   }
 
   /** Whether the first parity key of (file, generation) exists in Redis. */
-  boolean parityExists(DescriptorProto d) throws IOException, ParityStoreException {
+  boolean parityExists(ParityDescriptor d) throws IOException, ParityStoreException {
     try (RedisParityStore store = store()) {
       return store.exists(store.key(d.getFileId(), d.getGeneration(), 0, 0, 0));
     }

@@ -30,8 +30,7 @@ import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.ContiguousLayout;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * Test support standing in for the data path of [6/6]: reads a whole (small)
@@ -43,7 +42,7 @@ final class ParityUploader {
   }
 
   /** @return parity payload bytes uploaded */
-  static long upload(FileSystem fs, Path path, DescriptorProto d, long length, RedisParityStore store)
+  static long upload(FileSystem fs, Path path, ParityDescriptor d, long length, RedisParityStore store)
       throws IOException, ParityStoreException {
     return upload(fs, path, d, length, store, null);
   }
@@ -52,7 +51,7 @@ final class ParityUploader {
    * {@link #upload} that also records the digest of every value stored in
    * {@code digests} (slot (s * substripes + j) * m + p), as a committing client does.
    */
-  static long upload(FileSystem fs, Path path, DescriptorProto d, long length, RedisParityStore store,
+  static long upload(FileSystem fs, Path path, ParityDescriptor d, long length, RedisParityStore store,
       byte[] digests) throws IOException, ParityStoreException {
     byte[] file = new byte[(int) length];
     try (FSDataInputStream in = fs.open(path)) {
@@ -60,7 +59,7 @@ final class ParityUploader {
     }
     int k = d.getK();
     int m = d.getM();
-    StripeLayout layout = d.getLayout() == LayoutProto.CONTIGUOUS
+    StripeLayout layout = d.getLayout() == ParityDescriptor.Layout.CONTIGUOUS
         ? new ContiguousLayout(length, d.getBlockSize(), d.getSubblockBytes(), k)
         : new StripedLayout(length, d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), k);
     long total = 0;

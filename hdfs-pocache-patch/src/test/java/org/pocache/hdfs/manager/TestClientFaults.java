@@ -31,8 +31,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.client.PoCacheFileSystem;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 
 /**
@@ -189,7 +189,7 @@ public class TestClientFaults {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path p = new Path("/faults/client/recreated");
       c.writePinnedAndCache(m, p, 25);
-      DescriptorProto old = m.getDescriptor(p.toString()).getParity();
+      ParityDescriptor old = m.getDescriptor(p.toString()).getParity();
       try (PoCacheFileSystem fs = c.pocacheClient()) {
         readAndVerify(fs, p, 25);
         assertEquals(1, fs.proactiveOpens());
@@ -200,8 +200,8 @@ public class TestClientFaults {
         readAndVerify(fs, p, 26);
         readAndVerify(fs, p, 26);
         c.hdfs.throttle(2).reset();
-        DescriptorProto now = m.getDescriptor(p.toString()).getParity();
-        if (now.hasFileId()) {
+        ParityDescriptor now = m.getDescriptor(p.toString()).getParity();
+        if (now != null) {
           assertNotEquals("a descriptor of the deleted file", old.getFileId(), now.getFileId());
         }
         // The Manager's sweep finds the deleted file and deletes its parity.

@@ -29,8 +29,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.client.HdfsAdmin;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.protocol.DescriptorLookup;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.WriteAdmission;
 import org.pocache.testkit.TestDirs;
 
 /**
@@ -65,7 +66,7 @@ public class TestEncryptionZones {
       org.apache.hadoop.hdfs.DFSClient raw = c.hdfs.fs().getClient();
       try (java.io.OutputStream out = raw.create(p.toString(), true)) {
         out.write(new byte[(int) (4 * ManagerCluster.BLOCK)]);
-        org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto a = m.admitWrite(p.toString(), 0);
+        WriteAdmission a = m.admitWrite(p.toString(), 0);
         assertFalse("a file in an encryption zone was admitted on write", a.hasReservation());
         assertTrue(a.getReason(), a.getReason().contains("encryption zone"));
       }
@@ -77,10 +78,10 @@ public class TestEncryptionZones {
       } catch (java.io.IOException e) {
         assertTrue(e.getMessage(), e.getMessage().contains("encryption zone"));
       }
-      GetDescriptorResponseProto r = m.getDescriptor(p.toString(), true);
+      DescriptorLookup r = m.getDescriptor(p.toString(), true);
       assertFalse(r.hasParity() || r.hasFill());
       assertTrue(r.getDecision(), r.getDecision().contains("encryption zone"));
-      assertEquals(0, m.listCached("/secret-zone", 10).getDescriptorsCount());
+      assertEquals(0, m.listCached("/secret-zone", 10).getDescriptors().size());
     }
   }
 }

@@ -22,9 +22,8 @@ import java.util.Collections;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * The fill worker (the Manager's default ParityFiller) fills a replicated file
@@ -39,35 +38,36 @@ public class TestFillWorker {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path contiguous = new Path("/fill/contiguous");
       c.writePlain(contiguous, 5 * ManagerCluster.BLOCK + 1000, 1); // two stripes, the second short
-      check(c, m, contiguous, LayoutProto.CONTIGUOUS, 4);
+      check(c, m, contiguous, ParityDescriptor.Layout.CONTIGUOUS, 4);
 
       Path striped = new Path("/fill/striped");
       c.hdfs.writeStripedFile(striped, "RS-3-2-64k", 3 * ManagerCluster.SUBBLOCK * 5 + 777, 2);
-      DescriptorProto d = check(c, m, striped, LayoutProto.STRIPED, 3);
+      ParityDescriptor d = check(c, m, striped, ParityDescriptor.Layout.STRIPED, 3);
       assertEquals(64 << 10, d.getSubblockBytes());
 
       // Cells smaller than the configured subblock: a substripe is still one row of
       // cells, since a data subblock of several cells is not one range of the file.
       Path narrow = new Path("/fill/narrow-cells");
       c.hdfs.writeStripedFile(narrow, "RS-3-2-16k", 3 * (16 << 10) * 11 + 5, 3);
-      d = check(c, m, narrow, LayoutProto.STRIPED, 3);
+      d = check(c, m, narrow, ParityDescriptor.Layout.STRIPED, 3);
       assertEquals(16 << 10, d.getSubblockBytes());
       assertEquals(16 << 10, d.getCellSize());
     }
   }
 
-  private static DescriptorProto check(ManagerCluster c, ManagerClient m, Path p, LayoutProto layout, int k)
+  private static ParityDescriptor check(ManagerCluster c, ManagerClient m, Path p, ParityDescriptor.Layout layout,
+      int k)
       throws Exception {
     assertTrue(m.prefetch(p.toString()).contains("fill started"));
     GenericTestUtils.waitFor(() -> {
       try {
-        return m.listCached(p.toString(), 1).getDescriptorsList().stream()
+        return m.listCached(p.toString(), 1).getDescriptors().stream()
             .anyMatch(d -> d.getState().name().equals("CACHED"));
       } catch (Exception e) {
         return false;
       }
     }, 50, 20_000);
-    DescriptorProto filled = m.getDescriptor(p.toString()).getParity();
+    ParityDescriptor filled = m.getDescriptor(p.toString()).getParity();
     assertEquals(layout, filled.getLayout());
     assertEquals(k, filled.getK());
     assertTrue(c.assertParityMatchesIndependentEncoding(p, filled) > 1);

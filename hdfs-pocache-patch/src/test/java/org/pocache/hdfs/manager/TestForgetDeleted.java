@@ -25,8 +25,8 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * A delete through PoCacheFileSystem drops the deleted files' parity at once; the
@@ -48,7 +48,7 @@ public class TestForgetDeleted {
       Path kept = new Path("/forget/dirsibling/c"); // shares a prefix with /forget/dir, not a parent
       Path plainDeleted = new Path("/forget/plain");
       Path[] all = {single, inDir1, inDir2, kept, plainDeleted};
-      DescriptorProto[] d = new DescriptorProto[all.length];
+      ParityDescriptor[] d = new ParityDescriptor[all.length];
       for (int i = 0; i < all.length; i++) {
         c.writePinnedAndCache(m, all[i], 60 + i);
         d[i] = m.getDescriptor(all[i].toString()).getParity();
@@ -70,7 +70,7 @@ public class TestForgetDeleted {
       assertTrue(fs.delete(new Path("/forget/dir"), true));
       assertTrue(c.hdfs.fs().delete(plainDeleted, false)); // not through POCache: left to the sweep
       for (int i = 0; i < 3; i++) {
-        DescriptorProto gone = d[i];
+        ParityDescriptor gone = d[i];
         GenericTestUtils.waitFor(() -> {
           try {
             return !c.parityExists(gone);
@@ -82,7 +82,7 @@ public class TestForgetDeleted {
       assertTrue("a file that still exists keeps its parity", c.parityExists(d[3]));
       assertTrue(m.getDescriptor(kept.toString()).hasParity());
       assertTrue("only the sweep finds a file deleted behind POCache's back", c.parityExists(d[4]));
-      assertEquals(2, m.listCached("/forget", 100).getDescriptorsCount());
+      assertEquals(2, m.listCached("/forget", 100).getDescriptors().size());
       // Said again, or for a path that never held cached files: nothing left to drop.
       assertEquals("/forget/one: parity of 0 deleted files dropped", m.forgetDeleted("/forget/one"));
       assertEquals("/forget/never: parity of 0 deleted files dropped", m.forgetDeleted("/forget/never"));

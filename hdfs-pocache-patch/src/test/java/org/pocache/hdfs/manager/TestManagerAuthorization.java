@@ -37,8 +37,8 @@ import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.WriteAdmission;
 
 /**
  * What an ordinary user, bob, tries against the Manager's RPCs, each as he would:
@@ -113,7 +113,7 @@ public class TestManagerAuthorization {
   public void bobCannotEndAlicesReservation() throws Exception {
     Path p = new Path("/alice/report");
     FSDataOutputStream out = asFs("alice").create(p);
-    AdmitWriteResponseProto a = as("alice", m -> m.admitWrite(p.toString(), 0));
+    WriteAdmission a = as("alice", m -> m.admitWrite(p.toString(), 0));
     assertTrue(a.getReason(), a.hasReservation());
     long id = a.getReservation().getId();
     // Not guessable from what the Manager lists: not the generation, not the clock.
@@ -151,7 +151,7 @@ public class TestManagerAuthorization {
     for (int i = 0; i < 20; i++) {
       Path p = new Path("/bob/hog-" + i);
       open.add(bobFs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK));
-      AdmitWriteResponseProto a = as("bob", m -> m.admitWrite(p.toString(), 0));
+      WriteAdmission a = as("bob", m -> m.admitWrite(p.toString(), 0));
       if (a.hasReservation()) {
         admitted++;
       } else {
@@ -164,7 +164,7 @@ public class TestManagerAuthorization {
         PoCacheConfigKeys.MANAGER_USER_SHARE_KEY));
     Path mine = new Path("/alice/still-cached");
     try (FSDataOutputStream out = asFs("alice").create(mine, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
-      AdmitWriteResponseProto a = as("alice", m -> m.admitWrite(mine.toString(), 0));
+      WriteAdmission a = as("alice", m -> m.admitWrite(mine.toString(), 0));
       assertTrue(a.getReason(), a.hasReservation());
     }
     for (FSDataOutputStream o : open) {

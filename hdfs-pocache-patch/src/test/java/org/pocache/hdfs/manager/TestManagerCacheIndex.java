@@ -27,6 +27,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -38,14 +39,11 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 import org.pocache.hdfs.tools.PoCacheAdmin;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
+import org.pocache.manager.protocol.DescriptorLookup;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.manager.protocol.ReadReport;
+import org.pocache.manager.protocol.WriteAdmission;
 
 /**
  * The Manager in the NameNode with a real Redis: descriptors follow writes,
@@ -80,19 +78,19 @@ public class TestManagerCacheIndex {
   @Test
   public void committedWriteIsServedWithItsGeneration() throws Exception {
     Path p = new Path("/index/write/a");
-    DescriptorProto reserved = cluster.writeCached(manager, p, FILE + 1000, 1);
+    ParityDescriptor reserved = cluster.writeCached(manager, p, FILE + 1000, 1);
     long reservationId = cluster.lastReservationId;
-    GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
+    DescriptorLookup r = manager.getDescriptor(p.toString());
     assertTrue(r.getDecision(), r.hasParity());
-    DescriptorProto d = r.getParity();
-    assertEquals(CacheStateProto.CACHED, d.getState());
+    ParityDescriptor d = r.getParity();
+    assertEquals(ParityDescriptor.State.CACHED, d.getState());
     assertEquals(reserved.getGeneration(), d.getGeneration());
     assertEquals(FILE + 1000, d.getLength());
     assertEquals(4, d.getK());
     assertEquals(1, d.getM());
     assertEquals(2, d.getStripes()); // 5 blocks: a full stripe and a short one
     assertEquals(ManagerCluster.BLOCK / ManagerCluster.SUBBLOCK, d.getSubstripesPerStripe());
-    assertEquals(0b11, d.getCachedStripes().byteAt(0));
+    assertEquals(0b11, d.getCachedStripes()[0]);
     assertEquals(ManagerCluster.BLOCK + 1000, d.getParityBytes()); // what was stored, past the one-stripe reservation
     assertTrue(cluster.parityExists(d));
     // The Redis index holds it, for a restarted Manager (written in the background after the commit).
@@ -117,12 +115,12 @@ public class TestManagerCacheIndex {
   @Test
   public void appendInvalidatesAndDeletesKeys() throws Exception {
     Path p = new Path("/index/append/a");
-    DescriptorProto d = cluster.writeCached(manager, p, FILE, 2);
+    ParityDescriptor d = cluster.writeCached(manager, p, FILE, 2);
     assertTrue(manager.getDescriptor(p.toString()).hasParity());
     try (FSDataOutputStream out = cluster.hdfs.fs().append(p)) {
       out.write(new byte[] {1, 2, 3});
     }
-    GetDescriptorResponseProto after = manager.getDescriptor(p.toString());
+    DescriptorLookup after = manager.getDescriptor(p.toString());
     assertFalse("stale parity served after append", after.hasParity());
     GenericTestUtils.waitFor(() -> !exists(d), 50, 10_000);
   }
@@ -130,11 +128,11 @@ public class TestManagerCacheIndex {
   @Test
   public void deletedAndRecreatedFileNeverGetsOldParity() throws Exception {
     Path p = new Path("/index/recreate/a");
-    DescriptorProto old = cluster.writeCached(manager, p, FILE, 3);
+    ParityDescriptor old = cluster.writeCached(manager, p, FILE, 3);
     assertTrue(manager.getDescriptor(p.toString()).hasParity());
     cluster.hdfs.fs().delete(p, false);
     cluster.writePlain(p, FILE, 4); // same path and length, new inode
-    GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
+    DescriptorLookup r = manager.getDescriptor(p.toString());
     assertTrue(!r.hasParity() || r.getParity().getFileId() != old.getFileId());
     // The sweep finds the deleted inode and removes its keys.
     GenericTestUtils.waitFor(() -> !exists(old), 50, 10_000);
@@ -144,7 +142,7 @@ public class TestManagerCacheIndex {
   public void uncommittedReservationExpires() throws Exception {
     Path p = new Path("/index/expire/a");
     try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
-      AdmitWriteResponseProto a = manager.admitWrite(p.toString(), FILE);
+      WriteAdmission a = manager.admitWrite(p.toString(), FILE);
       assertTrue(a.getReason(), a.hasReservation());
       long used = manager.getReport().getUsedBytes();
       assertTrue(used >= ManagerCluster.BLOCK);
@@ -168,7 +166,7 @@ public class TestManagerCacheIndex {
   public void aWritesReservationGrowsWithItsFile() throws Exception {
     Path p = new Path("/index/grow/a");
     long b = ManagerCluster.BLOCK;
-    AdmitWriteResponseProto a;
+    WriteAdmission a;
     try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, b)) {
       a = manager.admitWrite(p.toString(), 0);
       assertTrue(a.getReason(), a.hasReservation());
@@ -178,17 +176,17 @@ public class TestManagerCacheIndex {
       // Five blocks complete and the sixth being written: two stripes, two blocks of parity.
       GenericTestUtils.waitFor(() -> reservedFor(p) == 2 * b, 20, 1_000);
     }
-    DescriptorProto r = a.getReservation().getParity();
+    ParityDescriptor r = a.getReservation().getParity();
     // No values were uploaded: a digest table of the right size (all slots empty) stands for them.
     byte[] digests = new byte[(int) (2 * r.getSubstripesPerStripe() * r.getM() * 16)];
     manager.commit(a.getReservation().getId(), r.getFileId(), 6 * b, 2 * b, digests);
-    DescriptorProto d = manager.getDescriptor(p.toString()).getParity();
+    ParityDescriptor d = manager.getDescriptor(p.toString()).getParity();
     assertEquals(2 * b, d.getParityBytes());
   }
 
   private static long reservedFor(Path p) {
     try {
-      for (DescriptorProto d : manager.listCached(p.toString(), 10).getDescriptorsList()) {
+      for (ParityDescriptor d : manager.listCached(p.toString(), 10).getDescriptors()) {
         if (d.getPath().equals(p.toString())) {
           return d.getParityBytes();
         }
@@ -204,7 +202,7 @@ public class TestManagerCacheIndex {
   public void stagingFilesAreNotAdmittedOnWrite() throws Exception {
     Path p = new Path("/index/excluded/.staging/job_1_0001/job.split");
     try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
-      AdmitWriteResponseProto a = manager.admitWrite(p.toString(), 0);
+      WriteAdmission a = manager.admitWrite(p.toString(), 0);
       assertFalse(a.hasReservation());
       assertTrue(a.getReason(), a.getReason().contains("not cached on write"));
     }
@@ -222,13 +220,13 @@ public class TestManagerCacheIndex {
       fs.create(viaClient).close();
       assertEquals(1, fs.cachedWrites()); // admitted on create: its size was not known then
       assertEquals(0, fs.abandonedWrites());
-      GetDescriptorResponseProto r = manager.getDescriptor(viaClient.toString(), true);
+      DescriptorLookup r = manager.getDescriptor(viaClient.toString(), true);
       assertFalse(r.getDecision(), r.hasParity() || r.hasFill());
     }
     assertEquals(-1, reservedFor(viaClient));
     Path direct = new Path("/index/empty/direct");
     FSDataOutputStream out = cluster.hdfs.fs().create(direct, true, 4096, (short) 1, ManagerCluster.BLOCK);
-    AdmitWriteResponseProto a = manager.admitWrite(direct.toString(), 0);
+    WriteAdmission a = manager.admitWrite(direct.toString(), 0);
     out.close();
     long id = a.getReservation().getId();
     expectError(() -> manager.commit(id, a.getReservation().getParity().getFileId(), 0, 0),
@@ -240,11 +238,11 @@ public class TestManagerCacheIndex {
   @Test
   public void anOverwrittenFilesParityIsDroppedWhenTheNewOneIsAdmitted() throws Exception {
     Path p = new Path("/index/overwritten/data");
-    DescriptorProto old = cluster.writeCached(manager, p, FILE, 5);
-    DescriptorProto now = cluster.writeCached(manager, p, FILE, 6);
+    ParityDescriptor old = cluster.writeCached(manager, p, FILE, 5);
+    ParityDescriptor now = cluster.writeCached(manager, p, FILE, 6);
     assertTrue(old.getFileId() != now.getFileId());
     int listed = 0;
-    for (DescriptorProto d : manager.listCached(p.toString(), 10).getDescriptorsList()) {
+    for (ParityDescriptor d : manager.listCached(p.toString(), 10).getDescriptors()) {
       listed++;
       assertEquals(now.getFileId(), d.getFileId());
     }
@@ -263,9 +261,9 @@ public class TestManagerCacheIndex {
   public void aRenamedFileIsListedUnderItsNewName() throws Exception {
     Path copying = new Path("/index/rename/data._COPYING_");
     Path p = new Path("/index/rename/data");
-    DescriptorProto reserved = cluster.writeCached(manager, copying, FILE, 3);
+    ParityDescriptor reserved = cluster.writeCached(manager, copying, FILE, 3);
     assertTrue(cluster.hdfs.fs().rename(copying, p));
-    GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
+    DescriptorLookup r = manager.getDescriptor(p.toString());
     assertTrue(r.getDecision(), r.hasParity());
     assertEquals(reserved.getGeneration(), r.getParity().getGeneration());
     assertEquals(p.toString(), r.getParity().getPath());
@@ -278,7 +276,7 @@ public class TestManagerCacheIndex {
     Path p = new Path("/index/bad/a");
     try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
       expectError(() -> manager.admitWrite(p.toString(), -5), "must be >= 0 bytes (0: unknown), got -5");
-      AdmitWriteResponseProto a = manager.admitWrite(p.toString(), FILE);
+      WriteAdmission a = manager.admitWrite(p.toString(), FILE);
       long id = a.getReservation().getId();
       long fileId = a.getReservation().getParity().getFileId();
       expectError(() -> manager.commit(id, fileId, -1, 0), "length of file id " + fileId + " must be >= 0, got -1");
@@ -289,23 +287,20 @@ public class TestManagerCacheIndex {
       expectError(() -> manager.commit(id, fileId, 0, 0), "still open for write");
       expectError(() -> manager.abort(id, "again"), "no longer open: aborted");
     }
-    expectError(() -> manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(987654321L)
-        .setGeneration(0).setOutcome(ReadOutcomeProto.VANILLA).build()), "file id 987654321, which does not exist");
+    expectError(() -> manager.reportRead(new ReadReport(987654321L, 0, ReadReport.Outcome.VANILLA)),
+        "file id 987654321, which does not exist");
     // Reads still under way report what they saw without naming a file; bad numbers are still refused.
     long seen = manager.getReport().getClientObservations();
     String dn = cluster.hdfs.dataNode(0).getDatanodeId().getXferAddr();
-    manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
-        .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addObservations(DataNodeObservationProto.newBuilder()
-            .setDataNode(dn).setBytes(4 << 20).setMillis(5000)).build());
+    manager.reportRead(ReadReport.observationsOnly(Collections.singletonList(
+        new ReadReport.Observation(dn, 4 << 20, 5000))));
     assertEquals(seen + 1, manager.getReport().getClientObservations());
     // A DataNode the NameNode does not know: ignored, the detector keeps nothing for it.
-    manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
-        .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addObservations(DataNodeObservationProto.newBuilder()
-            .setDataNode("127.0.0.1:1").setBytes(4 << 20).setMillis(5000)).build());
+    manager.reportRead(ReadReport.observationsOnly(Collections.singletonList(
+        new ReadReport.Observation("127.0.0.1:1", 4 << 20, 5000))));
     assertEquals(seen + 1, manager.getReport().getClientObservations());
-    expectError(() -> manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(0).setGeneration(0)
-        .setOutcome(ReadOutcomeProto.OBSERVATIONS_ONLY).addObservations(DataNodeObservationProto.newBuilder()
-            .setDataNode("127.0.0.1:1").setBytes(-1).setMillis(5000)).build()), "needs bytes >= 0");
+    expectError(() -> manager.reportRead(ReadReport.observationsOnly(Collections.singletonList(
+        new ReadReport.Observation("127.0.0.1:1", -1, 5000)))), "needs bytes >= 0");
     expectError(() -> manager.evict("/index/bad/none"), "File does not exist: /index/bad/none");
     expectError(() -> manager.getDescriptor("relative/path"), "path must be absolute");
     expectError(() -> manager.getDescriptor("/index/bad"), "is a directory");
@@ -325,21 +320,19 @@ public class TestManagerCacheIndex {
   public void parityReportedMissingIsCheckedThenDropped() throws Exception {
     // A report alone drops nothing: the Manager reads the (protected) parity back.
     Path kept = new Path("/index/missing/kept");
-    DescriptorProto k = cluster.writeCached(manager, kept, FILE, 7);
+    ParityDescriptor k = cluster.writeCached(manager, kept, FILE, 7);
     long checks = cluster.manager().cache().metrics().parityChecks();
-    manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(k.getFileId()).setGeneration(k.getGeneration())
-        .setOutcome(ReadOutcomeProto.PARITY_MISSING).build());
+    manager.reportRead(new ReadReport(k.getFileId(), k.getGeneration(), ReadReport.Outcome.PARITY_MISSING));
     GenericTestUtils.waitFor(() -> cluster.manager().cache().metrics().parityChecks() > checks, 50, 10_000);
     assertEquals(k.getGeneration(), manager.getDescriptor(kept.toString()).getParity().getGeneration());
 
     // A value really gone: the report drops the file's parity.
     Path p = new Path("/index/missing/a");
-    DescriptorProto d = cluster.writeCached(manager, p, FILE, 6);
+    ParityDescriptor d = cluster.writeCached(manager, p, FILE, 6);
     try (org.pocache.testkit.redis.RespClient r = cluster.redis.client()) {
       r.call("DEL", "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:1:0");
     }
-    manager.reportRead(ReportReadRequestProto.newBuilder().setFileId(d.getFileId()).setGeneration(d.getGeneration())
-        .setOutcome(ReadOutcomeProto.PARITY_MISSING).build());
+    manager.reportRead(new ReadReport(d.getFileId(), d.getGeneration(), ReadReport.Outcome.PARITY_MISSING));
     GenericTestUtils.waitFor(() -> {
       try {
         return !manager.getDescriptor(p.toString()).hasParity();
@@ -353,7 +346,7 @@ public class TestManagerCacheIndex {
   @Test
   public void adminListsEvictsPrefetchesAndReports() throws Exception {
     Path p = new Path("/index/admin/a");
-    DescriptorProto d = cluster.writeCached(manager, p, FILE, 7);
+    ParityDescriptor d = cluster.writeCached(manager, p, FILE, 7);
     String ls = admin("-ls", "/index/admin");
     assertTrue(ls, ls.contains("Found 1 files") && ls.contains("CACHED") && ls.contains(p.toString()));
     String report = admin("-report");
@@ -368,7 +361,7 @@ public class TestManagerCacheIndex {
     String pf = admin("-prefetch", p.toString());
     assertTrue(pf, pf.contains("fill started"));
     GenericTestUtils.waitFor(() -> descriptor(p) != null, 50, 20_000);
-    DescriptorProto again = descriptor(p);
+    ParityDescriptor again = descriptor(p);
     assertTrue(again.getGeneration() > d.getGeneration());
     assertTrue(cluster.parityExists(again));
     assertEquals(2, exitOf("-evict"));
@@ -378,7 +371,7 @@ public class TestManagerCacheIndex {
   public void openOfAnUncachedFileFillsIt() throws Exception {
     Path p = new Path("/index/fill/a");
     cluster.writePlain(p, FILE, 8);
-    GetDescriptorResponseProto first = manager.getDescriptor(p.toString());
+    DescriptorLookup first = manager.getDescriptor(p.toString());
     assertFalse(first.hasParity());
     assertEquals("FILLING", first.getDecision()); // cache-upon-access admits; the fill worker fills
     GenericTestUtils.waitFor(() -> descriptor(p) != null, 50, 20_000);
@@ -428,7 +421,7 @@ public class TestManagerCacheIndex {
     }
   }
 
-  private static boolean exists(DescriptorProto d) {
+  private static boolean exists(ParityDescriptor d) {
     try {
       return cluster.parityExists(d);
     } catch (Exception e) {
@@ -444,9 +437,9 @@ public class TestManagerCacheIndex {
     }
   }
 
-  private static DescriptorProto descriptor(Path p) {
+  private static ParityDescriptor descriptor(Path p) {
     try {
-      GetDescriptorResponseProto r = manager.getDescriptor(p.toString());
+      DescriptorLookup r = manager.getDescriptor(p.toString());
       return r.hasParity() ? r.getParity() : null;
     } catch (IOException e) {
       return null;

@@ -31,9 +31,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.protocol.DescriptorLookup;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * The Manager's faults, each its own scenario: the Manager stopped or hung (a
@@ -57,7 +57,7 @@ public class TestManagerFaults {
         assertTrue(reader.lookup(p.toString()) != null);
         c.plugin().stop(); // the Manager goes away; the NameNode stays
         long t0 = System.nanoTime();
-        DescriptorProto d = reader.lookup(p.toString());
+        ParityDescriptor d = reader.lookup(p.toString());
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.out.println("lookup with the Manager stopped: no descriptor after " + ms + " ms");
         assertNull(d);
@@ -116,16 +116,16 @@ public class TestManagerFaults {
       c.redis.stop();
       // While Redis is down, nothing is served.
       GenericTestUtils.waitFor(() -> !c.manager().cache().ready(), 20, 10_000);
-      GetDescriptorResponseProto down = m.getDescriptor(p.toString());
+      DescriptorLookup down = m.getDescriptor(p.toString());
       assertFalse(down.hasParity());
       assertEquals("CACHE_UNAVAILABLE", down.getDecision());
 
       c.redis.start(); // same port, empty: the parity is gone
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 20, 10_000);
       assertEquals(1, m.getReport().getRedisRestarts());
-      GetDescriptorResponseProto after = m.getDescriptor(p.toString());
+      DescriptorLookup after = m.getDescriptor(p.toString());
       assertFalse("stale descriptor after a Redis restart", after.hasParity());
-      assertEquals(0, m.listCached("/faults/redis", 10).getDescriptorsList().stream()
+      assertEquals(0, m.listCached("/faults/redis", 10).getDescriptors().stream()
           .filter(d -> d.getState().name().equals("CACHED")).count());
 
       // And the cache works again.
@@ -141,8 +141,8 @@ public class TestManagerFaults {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path kept = new Path("/faults/nn/kept");
       Path changed = new Path("/faults/nn/changed");
-      DescriptorProto k;
-      DescriptorProto ch;
+      ParityDescriptor k;
+      ParityDescriptor ch;
       try (ManagerClient m = c.client()) {
         k = c.writeCached(m, kept, FILE, 4);
         ch = c.writeCached(m, changed, FILE, 5);
@@ -154,10 +154,10 @@ public class TestManagerFaults {
       c.hdfs.cluster().restartNameNode(true);
       GenericTestUtils.waitFor(() -> c.manager() != null && c.manager().cache().ready(), 50, 20_000);
       try (ManagerClient m = c.client()) {
-        GetDescriptorResponseProto r = m.getDescriptor(kept.toString());
+        DescriptorLookup r = m.getDescriptor(kept.toString());
         assertTrue(r.getDecision(), r.hasParity());
         assertEquals(k.getGeneration(), r.getParity().getGeneration()); // rebuilt from Redis, not refilled
-        GetDescriptorResponseProto s = m.getDescriptor(changed.toString());
+        DescriptorLookup s = m.getDescriptor(changed.toString());
         assertFalse(s.hasParity() && s.getParity().getGeneration() == ch.getGeneration());
         GenericTestUtils.waitFor(() -> {
           try {

@@ -32,7 +32,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.protocol.DescriptorLookup;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.server.ManagerPolicyProvider;
 
@@ -86,7 +86,7 @@ public class TestManagerSecurity {
         assertTrue(e.getMessage(), e.getMessage().contains("bob")
             && e.getMessage().contains("PoCacheDataNodeProtocol"));
       }
-      GetDescriptorResponseProto r = as("bob", c, m -> m.getDescriptor(open.toString()));
+      DescriptorLookup r = as("bob", c, m -> m.getDescriptor(open.toString()));
       assertTrue(r.getDecision(), r.hasParity());
       assertEquals(open.toString(), r.getParity().getPath());
 

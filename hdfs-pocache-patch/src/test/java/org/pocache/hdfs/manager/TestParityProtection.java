@@ -34,14 +34,14 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
+import org.pocache.cache.ParityProtection;
 import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.hdfs.namenode.PoCacheNameNodePlugin;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.MiniHdfs;
@@ -78,7 +78,7 @@ public class TestParityProtection {
     manager = new ManagerClient(new InetSocketAddress("127.0.0.1", port), hdfs.conf(), 5000);
     GenericTestUtils.waitFor(() -> {
       try {
-        return manager.getReport().getRedisHealthy();
+        return manager.getReport().isRedisHealthy();
       } catch (Exception e) {
         return false;
       }
@@ -98,7 +98,7 @@ public class TestParityProtection {
     }
   }
 
-  private static DescriptorProto cachedFile(Path p, long seed) throws Exception {
+  private static ParityDescriptor cachedFile(Path p, long seed) throws Exception {
     hdfs.writePinnedFile(p, BLOCK, 4, seed);
     manager.prefetch(p.toString());
     GenericTestUtils.waitFor(() -> {
@@ -114,11 +114,11 @@ public class TestParityProtection {
   @Test
   public void aReaderCannotForgeTheParityOfAFileHeMayRead() throws Exception {
     Path p = new Path("/protected/shared");
-    DescriptorProto d = cachedFile(p, 21);
+    ParityDescriptor d = cachedFile(p, 21);
     // What bob, a reader of the file, holds: its descriptor with the file key and digests.
-    assertEquals(ParityProtectionProto.PROTECTION_PRIVACY, d.getProtection());
-    assertEquals(32, d.getSealKey().size());
-    assertTrue(d.getValueDigests().size() > 0);
+    assertEquals(ParityProtection.PRIVACY, d.getProtection());
+    assertEquals(32, d.getSealKey().length);
+    assertTrue(d.getValueDigests().length > 0);
 
     // He wants block 2 to read as his bytes: the true file with block 2 replaced, encoded
     // under the file's code and sealed under its key, data CRCs and all.
@@ -147,7 +147,7 @@ public class TestParityProtection {
     // The Manager was told the values were bad and drops them.
     GenericTestUtils.waitFor(() -> {
       try {
-        DescriptorProto now = manager.getDescriptor(p.toString()).getParity();
+        ParityDescriptor now = manager.getDescriptor(p.toString()).getParity();
         return now == null || now.getGeneration() != d.getGeneration();
       } catch (Exception e) {
         return false;
@@ -172,7 +172,7 @@ public class TestParityProtection {
         return false;
       }
     }, 50, 20_000);
-    DescriptorProto d = manager.getDescriptor(p.toString()).getParity();
+    ParityDescriptor d = manager.getDescriptor(p.toString()).getParity();
     try (org.pocache.testkit.redis.RespClient r = redis.client()) {
       byte[] value = (byte[]) r.call("GET", "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:0:0");
       assertNotNull(value);

@@ -27,7 +27,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
+import org.pocache.manager.protocol.DescriptorLookup;
 import org.pocache.manager.protocol.ManagerClient;
 
 /**
@@ -54,7 +54,7 @@ public class TestPrefetchOnNewStraggler {
       GenericTestUtils.waitFor(() -> heartbeats(m, dn, 0) && stragglersAre(m, dn[0]), 100, 10_000);
       Path onOne = new Path("/prefetch/on-dn1");
       c.hdfs.writePinnedFile(onOne, ManagerCluster.BLOCK, FILE, 1, b -> new int[] {1});
-      GetDescriptorResponseProto first = m.getDescriptor(onOne.toString());
+      DescriptorLookup first = m.getDescriptor(onOne.toString());
       assertFalse(first.hasParity());
       assertEquals("SHOULD_NOT_CACHE", first.getDecision());
       long prefetchesBefore = m.getReport().getPrefetches();
@@ -65,12 +65,12 @@ public class TestPrefetchOnNewStraggler {
       GenericTestUtils.waitFor(() -> {
         try {
           return m.getReport().getPrefetches() > prefetchesBefore && m.listCached("/prefetch", 10)
-              .getDescriptorsList().stream().anyMatch(d -> d.getState().name().equals("CACHED"));
+              .getDescriptors().stream().anyMatch(d -> d.getState().name().equals("CACHED"));
         } catch (Exception e) {
           return false;
         }
       }, 100, 20_000);
-      GetDescriptorResponseProto after = m.getDescriptor(onOne.toString());
+      DescriptorLookup after = m.getDescriptor(onOne.toString());
       assertTrue(after.getDecision(), after.hasParity());
       assertTrue(c.parityExists(after.getParity()));
     }

@@ -27,8 +27,8 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 
 /**
@@ -46,12 +46,12 @@ public class TestReaderFill {
     return c;
   }
 
-  private static DescriptorProto awaitCached(ManagerClient m, Path p) throws Exception {
-    DescriptorProto[] d = new DescriptorProto[1];
+  private static ParityDescriptor awaitCached(ManagerClient m, Path p) throws Exception {
+    ParityDescriptor[] d = new ParityDescriptor[1];
     GenericTestUtils.waitFor(() -> {
       try {
         d[0] = m.getDescriptor(p.toString()).getParity();
-        return d[0].hasFileId();
+        return d[0] != null;
       } catch (Exception e) {
         return false;
       }
@@ -79,7 +79,7 @@ public class TestReaderFill {
       }
       assertEquals(-1, DataPattern.firstMismatch(81, 0, buf, 0, buf.length));
       assertEquals(1, fs.readerFills());
-      DescriptorProto d = awaitCached(m, seq);
+      ParityDescriptor d = awaitCached(m, seq);
       GenericTestUtils.waitFor(() -> fs.readerFillsCommitted() == 1, 50, 20_000);
       assertTrue(c.assertParityMatchesIndependentEncoding(seq, d) > 1);
 
@@ -131,7 +131,7 @@ public class TestReaderFill {
       }
       assertEquals(-1, DataPattern.firstMismatch(84, 0, buf, 0, buf.length));
       assertEquals(0, fs.readerFills());
-      DescriptorProto d = awaitCached(m, p);
+      ParityDescriptor d = awaitCached(m, p);
       assertTrue(c.assertParityMatchesIndependentEncoding(p, d) > 1);
       assertFalse(fs.readerFillsCommitted() > 0);
     }

@@ -30,8 +30,8 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.namenode.StandaloneManager;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * The Manager beside an untouched NameNode (no plugin): it learns files through
@@ -52,8 +52,8 @@ public class TestStandaloneManager {
         GenericTestUtils.waitFor(() -> standalone.manager().cache().ready(), 50, 10_000);
         assertEquals(c.port, standalone.manager().address().getPort());
         Path p = new Path("/standalone/a");
-        DescriptorProto written = c.writeCached(m, p, 4 * ManagerCluster.BLOCK, 1);
-        DescriptorProto d = m.getDescriptor(p.toString()).getParity();
+        ParityDescriptor written = c.writeCached(m, p, 4 * ManagerCluster.BLOCK, 1);
+        ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
         assertEquals(written.getGeneration(), d.getGeneration());
         assertTrue(c.parityExists(d));
 

@@ -61,8 +61,8 @@ public class TestWordCount {
       }
       GenericTestUtils.waitFor(() -> {
         try {
-          return m.listCached("/wc/in", 10).getDescriptorsCount() == 3 && m.listCached("/wc/in", 10)
-              .getDescriptorsList().stream().allMatch(d -> d.getState().name().equals("CACHED"));
+          return m.listCached("/wc/in", 10).getDescriptors().size() == 3 && m.listCached("/wc/in", 10)
+              .getDescriptors().stream().allMatch(d -> d.getState().name().equals("CACHED"));
         } catch (Exception e) {
           return false;
         }

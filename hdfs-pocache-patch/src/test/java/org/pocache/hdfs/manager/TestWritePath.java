@@ -26,8 +26,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.client.PoCacheFileSystem;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 
 /**
@@ -51,7 +51,7 @@ public class TestWritePath {
         // subblocks are folded from the writer's own array; the last file mixes both.
         int chunk = f < 3 ? 1 + f * 4097 : f == 3 ? ManagerCluster.SUBBLOCK : 3 * ManagerCluster.SUBBLOCK + 123;
         write(fs, p, lengths[f], 40 + f, chunk);
-        DescriptorProto d = m.getDescriptor(p.toString()).getParity();
+        ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
         assertTrue(p + " not cached", d != null);
         assertEquals(lengths[f], d.getLength());
         assertTrue(c.assertParityMatchesIndependentEncoding(p, d) >= 1);
@@ -115,9 +115,9 @@ public class TestWritePath {
       for (int f = 0; f < lengths.length; f++) {
         Path p = new Path(dir, "f" + f);
         write(fs, p, lengths[f], 70 + f, 10_007);
-        DescriptorProto d = m.getDescriptor(p.toString()).getParity();
-        assertTrue(p + " not cached", d.hasFileId());
-        assertEquals(org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto.STRIPED, d.getLayout());
+        ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
+        assertTrue(p + " not cached", d != null);
+        assertEquals(ParityDescriptor.Layout.STRIPED, d.getLayout());
         assertEquals(3, d.getK());
         assertEquals(64 << 10, d.getSubblockBytes());
         assertEquals(lengths[f], d.getLength());
@@ -163,7 +163,7 @@ public class TestWritePath {
         out.write(chunk);
         out.hsync();
       }
-      DescriptorProto d = m.getDescriptor(p.toString()).getParity();
+      ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
       assertEquals(2 * half, d.getLength());
       assertTrue(c.assertParityMatchesIndependentEncoding(p, d) >= 1);
 

@@ -32,19 +32,13 @@ import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.proto.PoCacheManagerProtos.AbortRequestProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteRequestProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.CommitRequestProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.EmptyProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorRequestProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.GetStragglersResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.HeartbeatRequestProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedRequestProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.PathRequestProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,9 +139,9 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
    * it has none or the Manager cannot be asked (down, slow, refusing). Never
    * throws; failures are counted in {@link #failedLookups()} and logged at debug.
    */
-  public DescriptorProto lookup(String path) {
+  public ParityDescriptor lookup(String path) {
     try {
-      GetDescriptorResponseProto r = getDescriptor(path);
+      DescriptorLookup r = getDescriptor(path);
       return r.hasParity() ? r.getParity() : null;
     } catch (IOException | RuntimeException e) {
       failedLookups.incrementAndGet();
@@ -180,30 +174,31 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   @Override
   public StragglerList getStragglers() throws IOException {
-    GetStragglersResponseProto r = call(() -> proxy.getStragglers(null, EMPTY));
-    return new StragglerList(new ArrayList<>(r.getDataNodesList()), r.getDetector(),
-        new ArrayList<>(r.getByHeartbeatsList()), new ArrayList<>(r.getByClientReadsList()));
+    return call(() -> {
+      GetStragglersResponseProto r = proxy.getStragglers(null, EMPTY);
+      return new StragglerList(new ArrayList<>(r.getDataNodesList()), r.getDetector(),
+          new ArrayList<>(r.getByHeartbeatsList()), new ArrayList<>(r.getByClientReadsList()));
+    });
   }
 
   @Override
-  public GetDescriptorResponseProto getDescriptor(String path) throws IOException {
+  public DescriptorLookup getDescriptor(String path) throws IOException {
     return getDescriptor(path, false);
   }
 
   @Override
-  public GetDescriptorResponseProto getDescriptor(String path, boolean readerFills) throws IOException {
-    GetDescriptorRequestProto r = GetDescriptorRequestProto.newBuilder().setPath(path).setReaderFills(readerFills)
-        .build();
+  public DescriptorLookup getDescriptor(String path, boolean readerFills) throws IOException {
     // Retried once like other lookups: a repeated request never reserves twice (the file
     // is then FILLING); at worst a reservation whose answer was lost expires unfilled.
-    return call(() -> proxy.getParityDescriptor(null, r));
+    return call(() -> ProtoTranslation.fromProto(proxy.getParityDescriptor(null,
+        GetDescriptorRequestProto.newBuilder().setPath(path).setReaderFills(readerFills).build())));
   }
 
   /**
    * {@link #getDescriptor(String, boolean)} that never throws: null when the
    * Manager did not answer within its timeout (counted in {@link #failedLookups()}).
    */
-  public GetDescriptorResponseProto lookupForRead(String path, boolean readerFills) {
+  public DescriptorLookup lookupForRead(String path, boolean readerFills) {
     try {
       return getDescriptor(path, readerFills);
     } catch (IOException | RuntimeException e) {
@@ -214,9 +209,9 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   }
 
   @Override
-  public AdmitWriteResponseProto admitWrite(String path, long expectedMaxBytes) throws IOException {
-    return once(() -> proxy.admitWrite(null, AdmitWriteRequestProto.newBuilder().setPath(path)
-        .setExpectedMaxBytes(expectedMaxBytes).build()));
+  public WriteAdmission admitWrite(String path, long expectedMaxBytes) throws IOException {
+    return once(() -> ProtoTranslation.fromProto(proxy.admitWrite(null, AdmitWriteRequestProto.newBuilder()
+        .setPath(path).setExpectedMaxBytes(expectedMaxBytes).build())));
   }
 
   @Override
@@ -234,22 +229,22 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   }
 
   @Override
-  public void reportRead(ReportReadRequestProto report) throws IOException {
-    call(() -> proxy.reportRead(null, report));
+  public void reportRead(ReadReport report) throws IOException {
+    call(() -> proxy.reportRead(null, ProtoTranslation.toProto(report)));
   }
 
   @Override
-  public ReportProto getReport() throws IOException {
-    return call(() -> proxy.getReport(null, EMPTY));
+  public ManagerReport getReport() throws IOException {
+    return call(() -> ProtoTranslation.fromProto(proxy.getReport(null, EMPTY)));
   }
 
   @Override
-  public ListCachedResponseProto listCached(String pathPrefix, int limit) throws IOException {
+  public CachedFiles listCached(String pathPrefix, int limit) throws IOException {
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be > 0, got " + limit);
     }
-    return call(() -> proxy.listCached(null, ListCachedRequestProto.newBuilder().setPathPrefix(pathPrefix)
-        .setLimit(limit).build()));
+    return call(() -> ProtoTranslation.fromProto(proxy.listCached(null, ListCachedRequestProto.newBuilder()
+        .setPathPrefix(pathPrefix).setLimit(limit).build())));
   }
 
   @Override

@@ -17,7 +17,6 @@ package org.pocache.manager.protocol;
 
 import org.pocache.cache.ParityProtection;
 import org.pocache.cache.ParitySeal;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 
 /** The seal a descriptor or reservation from the Manager says a file's parity is under. */
 public final class ParitySeals {
@@ -28,12 +27,12 @@ public final class ParitySeals {
    * @throws IllegalArgumentException if the descriptor says the parity is protected but
    *     carries no usable file key (it then must not be used: see {@link #problem})
    */
-  public static ParitySeal of(DescriptorProto d) {
+  public static ParitySeal of(ParityDescriptor d) {
     switch (d.getProtection()) {
-      case PROTECTION_PRIVACY:
-        return ParitySeal.of(ParityProtection.PRIVACY, d.getSealKeyId(), d.getSealKey().toByteArray());
-      case PROTECTION_INTEGRITY:
-        return ParitySeal.of(ParityProtection.INTEGRITY, d.getSealKeyId(), d.getSealKey().toByteArray());
+      case PRIVACY:
+        return ParitySeal.of(ParityProtection.PRIVACY, d.getSealKeyId(), d.getSealKey());
+      case INTEGRITY:
+        return ParitySeal.of(ParityProtection.INTEGRITY, d.getSealKeyId(), d.getSealKey());
       default:
         return ParitySeal.NONE;
     }
@@ -45,12 +44,12 @@ public final class ParitySeals {
    *
    * @throws IllegalArgumentException if a protected descriptor lacks its key or digests
    */
-  public static ParitySeal forReading(DescriptorProto d) {
-    return of(d).withDigests(d.getValueDigests().toByteArray(), d.getSubstripesPerStripe(), d.getM());
+  public static ParitySeal forReading(ParityDescriptor d) {
+    return of(d).withDigests(d.getValueDigests(), d.getSubstripesPerStripe(), d.getM());
   }
 
   /** Why a reservation's parity cannot be sealed, or null if it can. */
-  public static String problem(DescriptorProto d) {
+  public static String problem(ParityDescriptor d) {
     try {
       of(d);
       return null;
@@ -60,7 +59,7 @@ public final class ParitySeals {
   }
 
   /** Why a descriptor's parity cannot be opened, or null if it can. */
-  public static String readProblem(DescriptorProto d) {
+  public static String readProblem(ParityDescriptor d) {
     try {
       forReading(d);
       return null;

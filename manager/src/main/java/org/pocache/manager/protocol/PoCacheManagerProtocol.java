@@ -17,18 +17,14 @@ package org.pocache.manager.protocol;
 
 import java.io.IOException;
 import java.util.List;
-import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
 
 /**
  * What the Manager answers. Callers reach it through {@link ManagerClient}
  * (Hadoop IPC + protobuf); {@link org.pocache.manager.server.CacheService}
- * implements it. Descriptors, reservations and reports are the protobuf messages
- * themselves: they are plain immutable values and the Manager also stores
- * descriptors in Redis in that form. Every bad argument is refused with an
+ * implements it. Descriptors, reservations and reports are immutable domain values
+ * ({@link ParityDescriptor}, {@link Reservation}, ...); only the translators
+ * ({@link ServerSideTranslator}, {@link ManagerClient}, {@link ProtoTranslation})
+ * see their protobuf messages. Every bad argument is refused with an
  * exception whose message names it.
  */
 public interface PoCacheManagerProtocol extends PoCacheDataNodeProtocol {
@@ -53,7 +49,7 @@ public interface PoCacheManagerProtocol extends PoCacheDataNodeProtocol {
    * current; also records the open with CSAC (Query and Update). The caller must
    * be allowed to read the file.
    */
-  GetDescriptorResponseProto getDescriptor(String path) throws IOException;
+  DescriptorLookup getDescriptor(String path) throws IOException;
 
   /**
    * As {@link #getDescriptor(String)}; with {@code readerFills}, a file CSAC admits
@@ -62,7 +58,7 @@ public interface PoCacheManagerProtocol extends PoCacheDataNodeProtocol {
    * to the Manager's fill worker. If the caller aborts that reservation, the fill
    * worker takes the file over.
    */
-  GetDescriptorResponseProto getDescriptor(String path, boolean readerFills) throws IOException;
+  DescriptorLookup getDescriptor(String path, boolean readerFills) throws IOException;
 
   /**
    * Asks to cache the parity of a file the caller has just created.
@@ -70,12 +66,12 @@ public interface PoCacheManagerProtocol extends PoCacheDataNodeProtocol {
    * @param expectedMaxBytes the most the caller will write, 0 if unknown
    * @return a reservation, or the reason there is none
    */
-  AdmitWriteResponseProto admitWrite(String path, long expectedMaxBytes) throws IOException;
+  WriteAdmission admitWrite(String path, long expectedMaxBytes) throws IOException;
 
   /**
    * Makes a reservation's parity visible: the file is closed with {@code length} bytes.
    *
-   * @param valueDigests the digest of every value stored (see {@code DescriptorProto.valueDigests});
+   * @param valueDigests the digest of every value stored (see {@link ParityDescriptor#getValueDigests()});
    *     required when the parity is protected, empty otherwise
    */
   void commit(long reservationId, long fileId, long length, long parityBytes, byte[] valueDigests)
@@ -90,7 +86,7 @@ public interface PoCacheManagerProtocol extends PoCacheDataNodeProtocol {
   void abort(long reservationId, String reason) throws IOException;
 
   /** What a finished read observed: per-DataNode bytes and time, and how parity fared. */
-  void reportRead(ReportReadRequestProto report) throws IOException;
+  void reportRead(ReadReport report) throws IOException;
 
   /**
    * A client deleted {@code path} (a file, or a directory and everything under it):
@@ -102,10 +98,10 @@ public interface PoCacheManagerProtocol extends PoCacheDataNodeProtocol {
 
   // Operators
 
-  ReportProto getReport() throws IOException;
+  ManagerReport getReport() throws IOException;
 
   /** Cached files whose path (as last seen) starts with {@code pathPrefix}, at most {@code limit}. */
-  ListCachedResponseProto listCached(String pathPrefix, int limit) throws IOException;
+  CachedFiles listCached(String pathPrefix, int limit) throws IOException;
 
   /** Drops a file's parity; says what was done. Needs administrator rights. */
   String evict(String path) throws IOException;

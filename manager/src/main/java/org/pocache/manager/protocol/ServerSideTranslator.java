@@ -90,12 +90,12 @@ public final class ServerSideTranslator implements PoCacheManagerProtocolPB {
   @Override
   public GetDescriptorResponseProto getParityDescriptor(RpcController c, GetDescriptorRequestProto r)
       throws ServiceException {
-    return serve(() -> impl.getDescriptor(r.getPath(), r.getReaderFills()));
+    return serve(() -> ProtoTranslation.toProto(impl.getDescriptor(r.getPath(), r.getReaderFills())));
   }
 
   @Override
   public AdmitWriteResponseProto admitWrite(RpcController c, AdmitWriteRequestProto r) throws ServiceException {
-    return serve(() -> impl.admitWrite(r.getPath(), r.getExpectedMaxBytes()));
+    return serve(() -> ProtoTranslation.toProto(impl.admitWrite(r.getPath(), r.getExpectedMaxBytes())));
   }
 
   @Override
@@ -118,19 +118,19 @@ public final class ServerSideTranslator implements PoCacheManagerProtocolPB {
   @Override
   public EmptyProto reportRead(RpcController c, ReportReadRequestProto r) throws ServiceException {
     return serve(() -> {
-      impl.reportRead(r);
+      impl.reportRead(ProtoTranslation.fromProto(r));
       return EMPTY;
     });
   }
 
   @Override
   public ReportProto getReport(RpcController c, EmptyProto r) throws ServiceException {
-    return serve(impl::getReport);
+    return serve(() -> ProtoTranslation.toProto(impl.getReport()));
   }
 
   @Override
   public ListCachedResponseProto listCached(RpcController c, ListCachedRequestProto r) throws ServiceException {
-    return serve(() -> impl.listCached(r.getPathPrefix(), r.getLimit()));
+    return serve(() -> ProtoTranslation.toProto(impl.listCached(r.getPathPrefix(), r.getLimit())));
   }
 
   @Override

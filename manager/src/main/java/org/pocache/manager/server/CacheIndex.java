@@ -15,7 +15,6 @@
  */
 package org.pocache.manager.server;
 
-import com.google.protobuf.ByteString;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,9 +22,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
+import org.pocache.cache.ParityProtection;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * The Manager's cache index: file id -> entry (descriptor and state), and open
@@ -47,7 +45,7 @@ final class CacheIndex {
     final int m;
     final int subblockBytes;
     /** How its parity is sealed, and the id of the Manager secret its file key comes from. */
-    final ParityProtectionProto protection;
+    final ParityProtection protection;
     final int sealKeyId;
     /** While RESERVED or FILLING: the reservation's id, when it expires and who made it (null: the Manager). */
     final long reservationId;
@@ -69,13 +67,13 @@ final class CacheIndex {
      */
     private long blocksDigest;
     /** Protected parity: the digest of every committed value (empty while reserved or filling). */
-    private ByteString valueDigests = ByteString.EMPTY;
+    private byte[] valueDigests = new byte[0];
     /** The descriptor served to readers, built once: a CACHED entry does not change until it is dropped. */
-    private DescriptorProto served;
+    private ParityDescriptor served;
 
     Entry(long fileId, long generation, String path, long length, long modificationTime, long blockSize,
         int cellSize, int k, int m, int subblockBytes, long parityBytes, ParityState state, String redisRunId,
-        long blocksDigest, ParityProtectionProto protection, int sealKeyId, long reservationId, String owner,
+        long blocksDigest, ParityProtection protection, int sealKeyId, long reservationId, String owner,
         long expiresAtMillis) {
       this.fileId = fileId;
       this.generation = generation;
@@ -126,7 +124,7 @@ final class CacheIndex {
       return redisRunId;
     }
 
-    ByteString valueDigests() {
+    byte[] valueDigests() {
       return valueDigests;
     }
 
@@ -136,7 +134,7 @@ final class CacheIndex {
     }
 
     /** RESERVED or FILLING -> CACHED: the parity of {@code f} as it is now, {@code bytes} of it. */
-    void commit(FileInfo f, long bytes, ByteString digests, String runId) {
+    void commit(FileInfo f, long bytes, byte[] digests, String runId) {
       state = ParityState.CACHED;
       path = f.path != null ? f.path : path;
       length = f.length;
@@ -177,13 +175,13 @@ final class CacheIndex {
      * The descriptor readers get, built once; an entry that does not know its blocks
      * yet learns them from {@code f}, which {@link #matches} it.
      */
-    DescriptorProto served(FileInfo f, ParitySecrets secrets, String keyPrefix) {
+    ParityDescriptor served(FileInfo f, ParitySecrets secrets, String keyPrefix) {
       if (blocksDigest == 0) {
         blocksDigest = f.blocksDigest; // it matches: the blocks are those the parity was made from
         served = null;
       }
       if (served == null) {
-        served = secrets.withKey(toProto(keyPrefix));
+        served = secrets.withKey(descriptor(keyPrefix));
       }
       return served;
     }
@@ -210,7 +208,7 @@ final class CacheIndex {
     }
 
     /** The entry as the index stores it and listCached shows it: never with the file key. */
-    DescriptorProto toProto(String keyPrefix) {
+    ParityDescriptor descriptor(String keyPrefix) {
       int stripes = stripes();
       byte[] bitmap = new byte[(stripes + 7) / 8];
       if (state == ParityState.CACHED) {
@@ -218,17 +216,18 @@ final class CacheIndex {
           bitmap[s >>> 3] |= (byte) (1 << (s & 7));
         }
       }
-      return DescriptorProto.newBuilder().setFileId(fileId).setGeneration(generation).setPath(path)
+      return ParityDescriptor.newBuilder().setFileId(fileId).setGeneration(generation).setPath(path)
           .setLength(length).setModificationTime(modificationTime)
-          .setLayout(cellSize > 0 ? LayoutProto.STRIPED : LayoutProto.CONTIGUOUS).setBlockSize(blockSize)
+          .setLayout(cellSize > 0 ? ParityDescriptor.Layout.STRIPED : ParityDescriptor.Layout.CONTIGUOUS)
+          .setBlockSize(blockSize)
           .setCellSize(cellSize).setK(k).setM(m).setSubblockBytes(subblockBytes).setStripes(stripes)
-          .setSubstripesPerStripe(substripesPerStripe()).setCachedStripes(ByteString.copyFrom(bitmap))
-          .setParityBytes(parityBytes).setKeyPrefix(keyPrefix).setState(state.toProto())
-          .setRedisRunId(redisRunId == null ? "" : redisRunId).setBlocksDigest(blocksDigest)
+          .setSubstripesPerStripe(substripesPerStripe()).setCachedStripes(bitmap)
+          .setParityBytes(parityBytes).setKeyPrefix(keyPrefix).setState(state.toDescriptorState())
+          .setRedisRunId(redisRunId).setBlocksDigest(blocksDigest)
           .setProtection(protection).setSealKeyId(sealKeyId).setValueDigests(valueDigests).build();
     }
 
-    static Entry fromProto(DescriptorProto d) {
+    static Entry of(ParityDescriptor d) {
       Entry e = new Entry(d.getFileId(), d.getGeneration(), d.getPath(), d.getLength(), d.getModificationTime(),
           d.getBlockSize(), d.getCellSize(), d.getK(), d.getM(), d.getSubblockBytes(), d.getParityBytes(),
           ParityState.of(d.getState()), d.getRedisRunId(), d.getBlocksDigest(), d.getProtection(), d.getSealKeyId(),

@@ -17,6 +17,7 @@ package org.pocache.manager.server;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -35,17 +36,14 @@ import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.csac.ParityFootprint;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DataNodeObservationProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ListCachedResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReservationProto;
+import org.pocache.manager.protocol.CachedFiles;
+import org.pocache.manager.protocol.DescriptorLookup;
+import org.pocache.manager.protocol.ManagerReport;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.PoCacheManagerProtocol;
+import org.pocache.manager.protocol.ReadReport;
+import org.pocache.manager.protocol.Reservation;
+import org.pocache.manager.protocol.WriteAdmission;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -160,20 +158,20 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   }
 
   @Override
-  public GetDescriptorResponseProto getDescriptor(String path) throws IOException {
+  public DescriptorLookup getDescriptor(String path) throws IOException {
     return getDescriptor(path, false);
   }
 
   @Override
-  public GetDescriptorResponseProto getDescriptor(String path, boolean readerFills) throws IOException {
+  public DescriptorLookup getDescriptor(String path, boolean readerFills) throws IOException {
     long t0 = System.nanoTime();
     FileInfo f = namespace.open(checkPath(path)); // the NameNode checks the caller's READ permission
     boolean ready = redis.ready();
     CacheState.Lookup r = state.admitOnRead(f, planner.codeFor(f), readerFills, fills.canFill(f, ready), ready,
         redis.runIdForWrites());
     (r.descriptor != null ? metrics.hits : metrics.misses).incrementAndGet();
-    GetDescriptorResponseProto.Builder b = GetDescriptorResponseProto.newBuilder().setDecision(r.decision);
     CacheIndex.Entry fill = r.fill;
+    Reservation toFill = null;
     if (fill != null && fill.readerFill() && secrets.protection() != ParityProtection.NONE
         && !canWriteQuietly(f.path != null ? f.path : path)) {
       // A reader's parity is trusted by every other reader of the file: under protection,
@@ -183,20 +181,17 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     if (fill != null) {
       metrics.admissions.incrementAndGet();
       if (fill.readerFill()) {
-        b.setFill(reservation(fill));
+        toFill = reservation(fill);
       } else {
         fills.dispatch(fill);
       }
     }
     metrics.lookup(System.nanoTime() - t0);
-    if (r.descriptor != null) {
-      b.setParity(r.descriptor);
-    }
-    return b.build();
+    return new DescriptorLookup(r.descriptor, r.decision, toFill);
   }
 
   @Override
-  public AdmitWriteResponseProto admitWrite(String path, long expectedMaxBytes) throws IOException {
+  public WriteAdmission admitWrite(String path, long expectedMaxBytes) throws IOException {
     long t0 = System.nanoTime();
     try {
       if (expectedMaxBytes < 0) {
@@ -226,21 +221,19 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
           : size > settings.maxFileBytes ? "expected size " + size + " exceeds " + PoCacheConfigKeys.CACHE_MAX_FILE_KEY
               + " = " + settings.maxFileBytes
           : state.reserveWrite(f, code, planner.fileRef(f, code, size), auth.otherCaller(), redis.runIdForWrites());
-      AdmitWriteResponseProto.Builder b = AdmitWriteResponseProto.newBuilder();
       if (reserved instanceof String) {
         metrics.refusedAdmissions.incrementAndGet();
-        return b.setReason((String) reserved).build();
+        return new WriteAdmission(null, (String) reserved);
       }
       metrics.admissions.incrementAndGet();
-      return b.setReason("admitted").setReservation(reservation((CacheIndex.Entry) reserved)).build();
+      return new WriteAdmission(reservation((CacheIndex.Entry) reserved), "admitted");
     } finally {
       metrics.rpc(System.nanoTime() - t0);
     }
   }
 
-  private ReservationProto reservation(CacheIndex.Entry e) {
-    return ReservationProto.newBuilder().setId(e.reservationId)
-        .setParity(secrets.withKey(e.toProto(settings.keyPrefix()))).setExpiresAtMillis(e.expiresAtMillis).build();
+  private Reservation reservation(CacheIndex.Entry e) {
+    return new Reservation(e.reservationId, secrets.withKey(e.descriptor(settings.keyPrefix())), e.expiresAtMillis);
   }
 
   @Override
@@ -287,7 +280,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
    * needs one 16-byte digest per value slot of a file of {@code length} bytes.
    */
   private static String digestProblem(CacheIndex.Entry e, long length, byte[] digests) {
-    if (e.protection == ParityProtectionProto.PROTECTION_NONE) {
+    if (e.protection == ParityProtection.NONE) {
       return null;
     }
     long stripeBytes = e.blockSize * e.k;
@@ -318,18 +311,18 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   }
 
   @Override
-  public void reportRead(ReportReadRequestProto report) throws IOException {
+  public void reportRead(ReadReport report) throws IOException {
     long t0 = System.nanoTime();
     try {
       long fileId = report.getFileId();
-      for (DataNodeObservationProto o : report.getObservationsList()) {
+      for (ReadReport.Observation o : report.getObservations()) {
         if (o.getBytes() < 0 || !(o.getMillis() >= 0) || Double.isInfinite(o.getMillis())) {
           throw new IllegalArgumentException("read report for file id " + fileId + ": observation of "
               + o.getDataNode() + " needs bytes >= 0 and a finite time >= 0 ms, got " + o.getBytes() + " bytes in "
               + o.getMillis() + " ms");
         }
       }
-      if (report.getOutcome() == ReadOutcomeProto.OBSERVATIONS_ONLY) {
+      if (report.getOutcome() == ReadReport.Outcome.OBSERVATIONS_ONLY) {
         observe(report);
         return; // a client's long reads still under way: no file's read ended
       }
@@ -351,7 +344,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
             verifier.verifyLater(fileId, report.getGeneration());
           } else {
             state.dropIfCurrent(fileId, report.getGeneration(), "a reader found its parity "
-                + (report.getOutcome() == ReadOutcomeProto.PARITY_MISSING ? "missing" : "corrupt"));
+                + (report.getOutcome() == ReadReport.Outcome.PARITY_MISSING ? "missing" : "corrupt"));
           }
           break;
         default:
@@ -362,9 +355,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     }
   }
 
-  private void observe(ReportReadRequestProto report) throws IOException {
+  private void observe(ReadReport report) throws IOException {
     Set<String> registered = auth.registeredDataNodes();
-    for (DataNodeObservationProto o : report.getObservationsList()) {
+    for (ReadReport.Observation o : report.getObservations()) {
       if (registered != null && !registered.contains(o.getDataNode())) {
         continue; // not a DataNode of this cluster: the detector keeps no state for made-up names
       }
@@ -376,30 +369,29 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   // --- operators -----------------------------------------------------------------------
 
   @Override
-  public ReportProto getReport() {
+  public ManagerReport getReport() {
     ManagerMetrics.Gauges g = gauges();
     StragglerList s = stragglers.getStragglers();
-    return ReportProto.newBuilder().setCapacityBytes(g.capacity).setUsedBytes(g.used).setFilesCached(g.filesCached)
+    return ManagerReport.newBuilder().setCapacityBytes(g.capacity).setUsedBytes(g.used).setFilesCached(g.filesCached)
         .setReservations(g.reservations).setHits(metrics.hits.get()).setMisses(metrics.misses.get())
         .setStragglerHits(metrics.stragglerHits.get()).setClientObservations(metrics.clientObservations.get())
         .setHeartbeats(metrics.heartbeats.get())
         .setAdmissions(metrics.admissions.get()).setEvictions(metrics.evictions.get())
         .setPrefetches(metrics.prefetches.get()).setFailedFills(metrics.failedFills.get())
-        .addAllStragglers(s.dataNodes).setDetector(s.detector).setPolicies(settings.policies())
+        .setStragglers(s.dataNodes).setDetector(s.detector).setPolicies(settings.policies())
         .setRedisHealthy(g.redisHealthy).setRedisRestarts(metrics.redisRestarts.get()).build();
   }
 
   @Override
-  public ListCachedResponseProto listCached(String pathPrefix, int limit) throws IOException {
+  public CachedFiles listCached(String pathPrefix, int limit) throws IOException {
     auth.checkAdmin("list cached files"); // paths, ids and generations of every user's files
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be > 0, got " + limit);
     }
-    List<DescriptorProto> out = state.list(pathPrefix == null || pathPrefix.equals("/") ? "" : pathPrefix);
-    out.sort(Comparator.comparing(DescriptorProto::getPath));
+    List<ParityDescriptor> out = state.list(pathPrefix == null || pathPrefix.equals("/") ? "" : pathPrefix);
+    out.sort(Comparator.comparing(ParityDescriptor::getPath));
     boolean truncated = out.size() > limit;
-    return ListCachedResponseProto.newBuilder().addAllDescriptors(truncated ? out.subList(0, limit) : out)
-        .setTruncated(truncated).build();
+    return new CachedFiles(new ArrayList<>(truncated ? out.subList(0, limit) : out), truncated);
   }
 
   @Override

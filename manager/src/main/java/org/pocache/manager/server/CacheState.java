@@ -15,7 +15,6 @@
  */
 package org.pocache.manager.server;
 
-import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -27,12 +26,12 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.security.AccessControlException;
+import org.pocache.cache.ParityProtection;
 import org.pocache.csac.Csac;
 import org.pocache.csac.Decision;
 import org.pocache.csac.FileRef;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.PoCacheManagerProtocol;
 
 /**
@@ -100,11 +99,11 @@ final class CacheState {
 
   /** What a lookup decided: the descriptor to serve (or null), the decision's name, a fill to start (or null). */
   static final class Lookup {
-    final DescriptorProto descriptor;
+    final ParityDescriptor descriptor;
     final String decision;
     final CacheIndex.Entry fill;
 
-    Lookup(DescriptorProto descriptor, String decision, CacheIndex.Entry fill) {
+    Lookup(ParityDescriptor descriptor, String decision, CacheIndex.Entry fill) {
       this.descriptor = descriptor;
       this.decision = decision;
       this.fill = fill;
@@ -147,7 +146,7 @@ final class CacheState {
         }
         decision = e != null ? e.state().name() : fillNow ? "FILLING" : d.name();
       }
-      DescriptorProto descriptor = null;
+      ParityDescriptor descriptor = null;
       if (e != null && e.cached() && ready) {
         descriptor = e.served(f, secrets, settings.keyPrefix());
       } else if (e != null && e.cached()) {
@@ -237,10 +236,10 @@ final class CacheState {
       long bytes = Math.max(1, parityBytes);
       evictLocked(csac.insert(new FileRef(e.fileId, bytes, f.dataNodes.toArray(new String[0]))), victims);
       index.closeReservation(e, "committed");
-      e.commit(f, bytes, e.protection == ParityProtectionProto.PROTECTION_NONE ? ByteString.EMPTY
-          : ByteString.copyFrom(valueDigests), runIdForWrites);
+      e.commit(f, bytes, e.protection == ParityProtection.NONE ? new byte[0] : valueDigests.clone(),
+          runIdForWrites);
       known.put(e.fileId, f);
-      reaper.writeIndex(e.fileId, e.toProto(settings.keyPrefix()));
+      reaper.writeIndex(e.fileId, e.descriptor(settings.keyPrefix()));
       return wasFill;
     } finally {
       reaper.reap(victims); // under the lock: Redis sees the changes in the order the index made them
@@ -380,7 +379,7 @@ final class CacheState {
    * check on a reader's report, or null: not CACHED at {@code generation}, or checked
    * within the last {@link #VERIFY_EVERY_MILLIS}.
    */
-  DescriptorProto toVerify(long fileId, long generation) {
+  ParityDescriptor toVerify(long fileId, long generation) {
     long now = clock.getAsLong();
     lock.lock();
     try {
@@ -391,20 +390,20 @@ final class CacheState {
         return null;
       }
       lastVerified.put(fileId, now);
-      return secrets.withKey(e.toProto(settings.keyPrefix()));
+      return secrets.withKey(e.descriptor(settings.keyPrefix()));
     } finally {
       lock.unlock();
     }
   }
 
   /** Descriptors (without keys) of every entry whose path starts with {@code prefix}. */
-  List<DescriptorProto> list(String prefix) {
-    List<DescriptorProto> out = new ArrayList<>();
+  List<ParityDescriptor> list(String prefix) {
+    List<ParityDescriptor> out = new ArrayList<>();
     lock.lock();
     try {
       for (CacheIndex.Entry e : index.entries()) {
         if (e.path().startsWith(prefix)) {
-          out.add(e.toProto(settings.keyPrefix()));
+          out.add(e.descriptor(settings.keyPrefix()));
         }
       }
     } finally {
@@ -498,7 +497,7 @@ final class CacheState {
     try {
       for (CacheIndex.Entry e : new ArrayList<>(index.entries())) {
         e.forgetServed();
-        if (!secrets.canOpen(e.toProto(settings.keyPrefix()))) {
+        if (!secrets.canOpen(e.descriptor(settings.keyPrefix()))) {
           victims.add(dropLocked(e, "its parity secret was removed"));
         }
       }
@@ -624,7 +623,7 @@ final class CacheState {
     boolean fill = st == ParityState.FILLING; // a fill knows its file's length; a write does not yet
     CacheIndex.Entry e = new CacheIndex.Entry(f.id, generation, f.path, fill ? f.length : 0,
         fill ? f.modificationTime : 0, f.blockSize, code.cell, code.k, planner.m(), planner.subblockBytes(code),
-        weight, st, runIdForWrites, f.blocksDigest, secrets.protectionProto(), secrets.currentKeyId(), id,
+        weight, st, runIdForWrites, f.blocksDigest, secrets.protection(), secrets.currentKeyId(), id,
         ManagerAuthorizer.callerName(), clock.getAsLong() + settings.reservationTtlMillis);
     index.put(e);
     return e;
@@ -660,7 +659,7 @@ final class CacheState {
   @GuardedBy("lock")
   private void followRenameLocked(CacheIndex.Entry e, FileInfo f) {
     if (e.renamedTo(f.path) && e.cached()) {
-      reaper.writeIndex(e.fileId, e.toProto(settings.keyPrefix()));
+      reaper.writeIndex(e.fileId, e.descriptor(settings.keyPrefix()));
     }
   }
 

@@ -57,7 +57,7 @@ final class Fills implements AutoCloseable {
     ParityFiller fl = filler;
     boolean taken = false;
     try {
-      taken = fl != null && fl.fill(fill.reservationId, secrets.withKey(fill.toProto(settings.keyPrefix())));
+      taken = fl != null && fl.fill(fill.reservationId, secrets.withKey(fill.descriptor(settings.keyPrefix())));
     } catch (RuntimeException ex) {
       LOG.warn("The fill worker failed to take {}", fill, ex);
     }

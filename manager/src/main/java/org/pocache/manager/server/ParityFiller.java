@@ -15,7 +15,7 @@
  */
 package org.pocache.manager.server;
 
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /**
  * Executes the Manager's fills (admit-on-read and prefetch): reads the file's
@@ -38,7 +38,7 @@ public interface ParityFiller extends AutoCloseable {
    * @return false if the filler cannot take it now (overloaded); the Manager then
    *     releases the reservation
    */
-  boolean fill(long reservationId, DescriptorProto target);
+  boolean fill(long reservationId, ParityDescriptor target);
 
   @Override
   void close();

@@ -23,7 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Predicate;
 import org.pocache.cache.ParityStore;
 import org.pocache.cache.ParityStoreException;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +70,7 @@ final class ParityReaper {
   }
 
   /** Writes (sealed) a file's entry into the index in Redis, after everything submitted before. */
-  void writeIndex(long fileId, DescriptorProto d) {
+  void writeIndex(long fileId, ParityDescriptor d) {
     try {
       housekeeping.execute(() -> {
         try {

@@ -31,8 +31,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.pocache.cache.ParityProtection;
 import org.pocache.cache.ParitySeal;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.manager.protocol.ProtoTranslation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -116,25 +116,14 @@ final class ParitySecrets {
     return protection;
   }
 
-  ParityProtectionProto protectionProto() {
-    switch (protection) {
-      case PRIVACY:
-        return ParityProtectionProto.PROTECTION_PRIVACY;
-      case INTEGRITY:
-        return ParityProtectionProto.PROTECTION_INTEGRITY;
-      default:
-        return ParityProtectionProto.PROTECTION_NONE;
-    }
-  }
-
   /** The id of the secret that seals new parity. */
   int currentKeyId() {
     return keys.current;
   }
 
   /** Whether parity sealed as {@code d} says can still be opened and is sealed as configured now. */
-  boolean canOpen(DescriptorProto d) {
-    return d.getProtection() == protectionProto()
+  boolean canOpen(ParityDescriptor d) {
+    return d.getProtection() == protection
         && (protection == ParityProtection.NONE || keys.secrets.containsKey(d.getSealKeyId()));
   }
 
@@ -144,7 +133,7 @@ final class ParitySecrets {
    *
    * @throws IllegalStateException if the secret of its key id is gone (check {@link #canOpen} first)
    */
-  DescriptorProto withKey(DescriptorProto d) {
+  ParityDescriptor withKey(ParityDescriptor d) {
     if (protection == ParityProtection.NONE) {
       return d;
     }
@@ -152,8 +141,7 @@ final class ParitySecrets {
     if (secret == null) {
       throw new IllegalStateException("no parity secret with id " + d.getSealKeyId());
     }
-    return d.toBuilder().setSealKey(com.google.protobuf.ByteString.copyFrom(
-        ParitySeal.deriveFileKey(secret, d.getFileId(), d.getGeneration()))).build();
+    return d.toBuilder().setSealKey(ParitySeal.deriveFileKey(secret, d.getFileId(), d.getGeneration())).build();
   }
 
   private static final int INDEX_MAGIC = 0x50495831; // "PIX1"
@@ -167,8 +155,8 @@ final class ParitySecrets {
    * key id or value digests). In front, in clear but authenticated, what it takes to
    * delete the file's keys ({@link IndexHeader}) once the entry no longer opens.
    */
-  byte[] sealIndexEntry(long fileId, DescriptorProto d) {
-    byte[] entry = d.toByteArray();
+  byte[] sealIndexEntry(long fileId, ParityDescriptor d) {
+    byte[] entry = ProtoTranslation.encode(d);
     if (protection == ParityProtection.NONE) {
       return entry;
     }

@@ -15,7 +15,7 @@
  */
 package org.pocache.manager.server;
 
-import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 
 /** Where a file's parity stands in the Manager's index. */
 enum ParityState {
@@ -28,21 +28,21 @@ enum ParityState {
   /** Dropped from the index; its keys are being deleted. */
   EVICTING;
 
-  /** As descriptors and the index in Redis carry it. */
-  CacheStateProto toProto() {
+  /** As descriptors (and so the index in Redis) carry it. */
+  ParityDescriptor.State toDescriptorState() {
     switch (this) {
       case RESERVED:
-        return CacheStateProto.RESERVED;
+        return ParityDescriptor.State.RESERVED;
       case FILLING:
-        return CacheStateProto.FILLING;
+        return ParityDescriptor.State.FILLING;
       case CACHED:
-        return CacheStateProto.CACHED;
+        return ParityDescriptor.State.CACHED;
       default:
-        return CacheStateProto.EVICTING;
+        return ParityDescriptor.State.EVICTING;
     }
   }
 
-  static ParityState of(CacheStateProto p) {
+  static ParityState of(ParityDescriptor.State p) {
     switch (p) {
       case RESERVED:
         return RESERVED;

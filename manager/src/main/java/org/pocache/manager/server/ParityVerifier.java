@@ -25,7 +25,7 @@ import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityStore;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.cache.ParityValue;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +53,7 @@ final class ParityVerifier {
 
   /** Queues a check of {@code fileId}'s parity at {@code generation}, unless one ran lately. */
   void verifyLater(long fileId, long generation) {
-    DescriptorProto d = state.toVerify(fileId, generation);
+    ParityDescriptor d = state.toVerify(fileId, generation);
     if (d == null) {
       return;
     }
@@ -65,13 +65,13 @@ final class ParityVerifier {
   }
 
   /** Housekeeping thread: checks every stored value of {@code d}'s parity. */
-  void verify(DescriptorProto d) {
+  void verify(ParityDescriptor d) {
     String bad = null;
     metrics.parityChecks.incrementAndGet();
     try {
       ParityStore s = store.get();
       ParitySeal seal = ParitySeals.forReading(d);
-      byte[] digests = d.getValueDigests().toByteArray();
+      byte[] digests = d.getValueDigests();
       int per = ParityValue.DIGEST_BYTES;
       List<ParityKey> batch = new ArrayList<>();
       for (int slot = 0; slot * per < digests.length && bad == null; slot++) {

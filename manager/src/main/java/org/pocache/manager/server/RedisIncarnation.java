@@ -15,7 +15,6 @@
  */
 package org.pocache.manager.server;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +23,8 @@ import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParityStore;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.manager.protocol.ProtoTranslation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -171,12 +171,12 @@ final class RedisIncarnation {
           metrics.invalidations.incrementAndGet();
           continue;
         }
-        DescriptorProto d = DescriptorProto.parseFrom(opened);
-        e = CacheIndex.Entry.fromProto(d);
+        ParityDescriptor d = ProtoTranslation.decodeDescriptor(opened);
+        e = CacheIndex.Entry.of(d);
         // Sealed otherwise than configured now, or under a secret that is gone: readers could
         // not open it, or (an entry rewritten in Redis to say "none") would trust forgeries.
         opens = secrets.canOpen(d);
-      } catch (InvalidProtocolBufferException bad) {
+      } catch (IllegalArgumentException bad) { // not a descriptor
         s.index().remove(r.getKey());
         continue;
       }

@@ -29,7 +29,9 @@ import org.pocache.cache.InMemoryParityStore;
 import org.pocache.csac.detect.Detectors;
 import org.pocache.csac.detect.StragglerDetector;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.manager.protocol.Reservation;
+import org.pocache.manager.protocol.WriteAdmission;
 
 /**
  * A {@link CacheService} on fakes: a namespace in a map, an in-memory parity store, a
@@ -100,13 +102,13 @@ final class ManagerHarness implements AutoCloseable {
    * Writes {@code path} through the Manager as a client would: admitted while open,
    * parity stored, committed when closed. Returns its descriptor as committed.
    */
-  DescriptorProto writeCached(String path, int blocks) throws IOException {
+  ParityDescriptor writeCached(String path, int blocks) throws IOException {
     FileInfo open = namespace.put(path, 0, false);
     ReservationOrRefusal r = admit(path);
     if (r.reservation == null) {
       throw new AssertionError(path + " not admitted: " + r.refusal);
     }
-    DescriptorProto d = r.reservation.getParity();
+    ParityDescriptor d = r.reservation.getParity();
     FileInfo f = namespace.put(path, blocks * BLOCK, true, open.id);
     long bytes = storeParity(d, f.length);
     service.commit(r.reservation.getId(), f.id, f.length, bytes, null);
@@ -114,10 +116,10 @@ final class ManagerHarness implements AutoCloseable {
   }
 
   static final class ReservationOrRefusal {
-    final org.pocache.manager.proto.PoCacheManagerProtos.ReservationProto reservation;
+    final Reservation reservation;
     final String refusal;
 
-    ReservationOrRefusal(org.pocache.manager.proto.PoCacheManagerProtos.AdmitWriteResponseProto r) {
+    ReservationOrRefusal(WriteAdmission r) {
       this.reservation = r.hasReservation() ? r.getReservation() : null;
       this.refusal = r.getReason();
     }
@@ -128,7 +130,7 @@ final class ManagerHarness implements AutoCloseable {
   }
 
   /** Puts every parity value of {@code d} for a file of {@code length} bytes; returns the bytes stored. */
-  long storeParity(DescriptorProto d, long length) {
+  long storeParity(ParityDescriptor d, long length) {
     long stripeBytes = d.getBlockSize() * d.getK();
     int stripes = (int) Math.max(1, (length + stripeBytes - 1) / stripeBytes);
     int per = (int) (d.getBlockSize() / d.getSubblockBytes());
@@ -216,11 +218,11 @@ final class ManagerHarness implements AutoCloseable {
   /** A fill worker that takes every fill and remembers it. */
   static final class RecordingFiller implements ParityFiller {
     final List<Long> reservations = new ArrayList<>();
-    final List<DescriptorProto> targets = new ArrayList<>();
+    final List<ParityDescriptor> targets = new ArrayList<>();
     volatile boolean accept = true;
 
     @Override
-    public synchronized boolean fill(long reservationId, DescriptorProto target) {
+    public synchronized boolean fill(long reservationId, ParityDescriptor target) {
       if (accept) {
         reservations.add(reservationId);
         targets.add(target);
@@ -232,7 +234,7 @@ final class ManagerHarness implements AutoCloseable {
     public void close() {
     }
 
-    synchronized List<DescriptorProto> taken() {
+    synchronized List<ParityDescriptor> taken() {
       return new ArrayList<>(targets);
     }
   }

@@ -25,10 +25,9 @@ import static org.junit.Assert.fail;
 import java.io.IOException;
 import org.junit.Test;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.GetDescriptorResponseProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
-import org.pocache.manager.proto.PoCacheManagerProtos.ReportReadRequestProto;
+import org.pocache.manager.protocol.DescriptorLookup;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.manager.protocol.ReadReport;
 
 /**
  * The Manager's decisions on fakes (see {@link ManagerHarness}): what is served, when
@@ -40,8 +39,8 @@ public class TestCacheService {
   @Test
   public void aCommittedWriteIsServedAndItsIndexEntryIsInRedis() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
-      DescriptorProto d = h.writeCached("/a", 4);
-      GetDescriptorResponseProto r = h.service.getDescriptor("/a");
+      ParityDescriptor d = h.writeCached("/a", 4);
+      DescriptorLookup r = h.service.getDescriptor("/a");
       assertTrue(r.getDecision(), r.hasParity());
       assertEquals(d.getGeneration(), r.getParity().getGeneration());
       assertEquals(4 * ManagerHarness.BLOCK, r.getParity().getLength());
@@ -58,7 +57,7 @@ public class TestCacheService {
       h.store.setAvailable(false);
       h.tick();
       assertFalse(h.service.ready());
-      GetDescriptorResponseProto r = h.service.getDescriptor("/a");
+      DescriptorLookup r = h.service.getDescriptor("/a");
       assertFalse(r.hasParity());
       assertEquals("CACHE_UNAVAILABLE", r.getDecision());
       h.namespace.put("/b", 0, false);
@@ -72,7 +71,7 @@ public class TestCacheService {
   @Test
   public void aRedisRestartDropsEverythingAndDeletesWhatItBringsBack() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
-      DescriptorProto d = h.writeCached("/a", 4);
+      ParityDescriptor d = h.writeCached("/a", 4);
       h.store.restart();
       h.storeParity(d, 4 * ManagerHarness.BLOCK); // as a persisted Redis may bring old values back
       h.tick();
@@ -85,9 +84,9 @@ public class TestCacheService {
   @Test
   public void aRestartedManagerKeepsWhatIsStillTrueAndDropsTheRest() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
-      DescriptorProto same = h.writeCached("/same", 4);
-      DescriptorProto changed = h.writeCached("/changed", 4);
-      DescriptorProto lost = h.writeCached("/lost", 4);
+      ParityDescriptor same = h.writeCached("/same", 4);
+      ParityDescriptor changed = h.writeCached("/changed", 4);
+      ParityDescriptor lost = h.writeCached("/lost", 4);
       h.tick();
       h.stopService();
       h.namespace.put("/changed", 4 * ManagerHarness.BLOCK, true, changed.getFileId()); // rewritten meanwhile
@@ -130,7 +129,7 @@ public class TestCacheService {
   public void aReservationGrowsWithItsFileAndEvictsForIt() throws Exception {
     long capacity = 4 * ManagerHarness.BLOCK; // room for the parity of 4 stripes at m = 1
     try (ManagerHarness h = new ManagerHarness(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(capacity))) {
-      DescriptorProto old = h.writeCached("/old", 12); // 3 stripes of parity
+      ParityDescriptor old = h.writeCached("/old", 12); // 3 stripes of parity
       FileInfo open = h.namespace.put("/growing", 0, false);
       assertNotNull(h.admit("/growing").reservation); // one stripe: fits beside /old
       assertTrue(h.service.getDescriptor("/old").hasParity());
@@ -144,8 +143,8 @@ public class TestCacheService {
   @Test
   public void deletedFilesLoseTheirParityInTheSweepAndOnAsking() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
-      DescriptorProto a = h.writeCached("/dir/a", 4);
-      DescriptorProto b = h.writeCached("/dir/b", 4);
+      ParityDescriptor a = h.writeCached("/dir/a", 4);
+      ParityDescriptor b = h.writeCached("/dir/b", 4);
       h.namespace.delete("/dir/a");
       h.tick(); // the sweep's first round visits every cached file
       assertEquals(0, h.store.valueCount(a.getFileId()));
@@ -161,7 +160,7 @@ public class TestCacheService {
   public void aFileCsacAdmitsOnReadGoesToTheReaderAndBackToTheWorkerOnAbort() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
       h.file("/r", 4);
-      GetDescriptorResponseProto r = h.service.getDescriptor("/r", true);
+      DescriptorLookup r = h.service.getDescriptor("/r", true);
       assertEquals("FILLING", r.getDecision());
       assertTrue(r.hasFill());
       assertTrue(h.filler.taken().isEmpty());
@@ -185,12 +184,10 @@ public class TestCacheService {
   @Test
   public void aReportOfCorruptParityDropsItOnlyForTheGenerationReported() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
-      DescriptorProto d = h.writeCached("/a", 4);
-      h.service.reportRead(ReportReadRequestProto.newBuilder().setFileId(d.getFileId())
-          .setGeneration(d.getGeneration() - 1).setOutcome(ReadOutcomeProto.PARITY_CORRUPT).build());
+      ParityDescriptor d = h.writeCached("/a", 4);
+      h.service.reportRead(new ReadReport(d.getFileId(), d.getGeneration() - 1, ReadReport.Outcome.PARITY_CORRUPT));
       assertTrue(h.service.getDescriptor("/a").hasParity());
-      h.service.reportRead(ReportReadRequestProto.newBuilder().setFileId(d.getFileId())
-          .setGeneration(d.getGeneration()).setOutcome(ReadOutcomeProto.PARITY_CORRUPT).build());
+      h.service.reportRead(new ReadReport(d.getFileId(), d.getGeneration(), ReadReport.Outcome.PARITY_CORRUPT));
       assertFalse(h.service.getDescriptor("/a").hasParity());
       h.tick();
       assertEquals(0, h.store.valueCount(d.getFileId()));
@@ -219,7 +216,7 @@ public class TestCacheService {
     store.setMaxMemory(1 << 20);
     try (ManagerHarness h = new ManagerHarness(store, PoCacheConfigKeys.CACHE_CAPACITY_KEY, "2097152")) {
       assertFalse(h.service.ready());
-      assertFalse(h.service.getReport().getRedisHealthy());
+      assertFalse(h.service.getReport().isRedisHealthy());
       store.setMaxMemory(4 << 20);
       h.tick();
       assertTrue(h.service.ready());
@@ -229,7 +226,7 @@ public class TestCacheService {
   @Test
   public void anOperatorsEvictDropsParityAndReservationsAlike() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
-      DescriptorProto d = h.writeCached("/a", 4);
+      ParityDescriptor d = h.writeCached("/a", 4);
       String said = h.service.evict("/a");
       assertTrue(said, said.startsWith("/a: evicted (CACHED, "));
       assertEquals("/a: not cached", h.service.evict("/a"));
