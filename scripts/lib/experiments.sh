@@ -299,11 +299,20 @@ ex_stragglers() {
   cl_straggler off >/dev/null
   # Three POCache clients, as three tasks or executors would be: one reading each block
   # in its own stream (a task per split), one positional, one front to back.
+  # A client whose read fails (a block whose only replica sits on the straggler, in a
+  # stripe parity cannot rescue, when the slow link drops its connections: stock HDFS
+  # fails the same) starts again, as a task would be retried; its failures are logged.
   local load=() pattern
   for pattern in split pread seq; do
-    "$JAVA" -Xmx1g -Dhadoop.root.logger=ERROR,console -cp "$cp" org.pocache.experiments.cluster.ClusterReads \
-      --dir /ex/reads --repeats 100000 --modes pocache --patterns "$pattern" --label "load-$pattern" \
-      >"$work/load-$pattern.log" 2>&1 &
+    (
+      : >"$work/load-$pattern.log"
+      while true; do
+        "$JAVA" -Xmx1g -Dhadoop.root.logger=ERROR,console -cp "$cp" org.pocache.experiments.cluster.ClusterReads \
+          --dir /ex/reads --repeats 100000 --modes pocache --patterns "$pattern" --label "load-$pattern" \
+          >>"$work/load-$pattern.log" 2>&1 || echo "load-$pattern: restarted at $(date +%T)" >>"$work/load-$pattern.log"
+        sleep 1
+      done
+    ) &
     load+=($!)
   done
   local sampler=(org.pocache.experiments.cluster.StragglerSampler) run per=()
@@ -322,7 +331,11 @@ ex_stragglers() {
     per+=("$work/run-$run.json")
   done
   kill "${load[@]}" 2>/dev/null || true
+  pkill -f "org.pocache.experiments.cluster.ClusterReads --dir /ex/reads --repeats 100000" 2>/dev/null || true
   wait "${load[@]}" 2>/dev/null || true
+  local restarts
+  restarts=$(cat "$work"/load-*.log | grep -c ': restarted at ' || true)
+  say "experiment stragglers: load clients restarted $restarts times (see $work/load-*.log)"
   python3 "$POCACHE_HOME/scripts/lib/summarize.py" stragglers-runs "$json" "$seconds" "${per[@]}"
 }
 

@@ -170,7 +170,7 @@ public final class PoCacheConfigKeys {
 
   /** How often each DataNode's POCache plugin sends its service-rate sample to the Manager, milliseconds. */
   public static final String DATANODE_HEARTBEAT_INTERVAL_KEY = "dfs.pocache.datanode.heartbeat.interval.ms";
-  public static final String DATANODE_HEARTBEAT_INTERVAL_DEFAULT = "3000";
+  public static final String DATANODE_HEARTBEAT_INTERVAL_DEFAULT = "2000";
 
   // Code, cache and CSAC; the Manager's housekeeping.
 

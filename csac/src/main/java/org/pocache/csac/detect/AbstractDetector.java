@@ -26,7 +26,11 @@ import java.util.TreeSet;
 
 /**
  * Sample bookkeeping shared by the detectors: the latest rate of each DataNode
- * (samples older than {@code sampleTtlMillis} are ignored), a minimum number of
+ * (a sample older than {@code sampleTtlMillis} no longer flags or clears its
+ * DataNode, but stays the reference its DataNode sets for the others until
+ * {@code reportTtlMillis}: a DataNode nobody reads from still serves as fast as it
+ * did, and when every reader is stuck on a straggler the others go quiet; judged
+ * against no one, the straggler would be cleared), a minimum number of
  * fresh samples before anything is flagged, and report expiry: a flagged DataNode
  * stays on the list until a fresh sample clears it or {@code reportTtlMillis}
  * pass without it being flagged again, so a report that is never refreshed (a
@@ -92,13 +96,16 @@ abstract class AbstractDetector implements StragglerDetector {
   public synchronized Set<String> stragglers(long nowMillis) {
     List<String> names = new ArrayList<>();
     List<Double> rates = new ArrayList<>();
+    List<Boolean> fresh = new ArrayList<>();
     for (Iterator<Map.Entry<String, Sample>> it = latest.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, Sample> e = it.next();
-      if (nowMillis - e.getValue().at > sampleTtlMillis) {
+      long age = nowMillis - e.getValue().at;
+      if (age > referenceTtlMillis()) {
         it.remove();
       } else {
         names.add(e.getKey());
         rates.add(e.getValue().rate);
+        fresh.add(age <= sampleTtlMillis);
       }
     }
     if (names.size() >= minSamples) {
@@ -108,7 +115,9 @@ abstract class AbstractDetector implements StragglerDetector {
       }
       boolean[] slow = flag(r);
       for (int i = 0; i < slow.length; i++) {
-        if (slow[i]) {
+        if (!fresh.get(i)) {
+          continue; // a reference for the others only
+        } else if (slow[i]) {
           flaggedAt.put(names.get(i), nowMillis);
         } else {
           flaggedAt.remove(names.get(i)); // a fresh, normal sample clears a report
@@ -120,6 +129,32 @@ abstract class AbstractDetector implements StragglerDetector {
         : Collections.unmodifiableSet(new TreeSet<>(flaggedAt.keySet()));
   }
 
-  /** Which of the fresh rates are stragglers. */
+  @Override
+  public synchronized double rateOverPeers(String dataNode, long nowMillis) {
+    Sample own = latest.get(dataNode);
+    if (own == null || nowMillis - own.at > sampleTtlMillis) {
+      return Double.NaN;
+    }
+    List<Double> others = new ArrayList<>();
+    for (Map.Entry<String, Sample> e : latest.entrySet()) {
+      if (!e.getKey().equals(dataNode) && nowMillis - e.getValue().at <= referenceTtlMillis()) {
+        others.add(e.getValue().rate);
+      }
+    }
+    if (others.size() + 1 < minSamples) {
+      return Double.NaN;
+    }
+    Collections.sort(others);
+    int n = others.size();
+    double median = n % 2 == 1 ? others.get(n / 2) : (others.get(n / 2 - 1) + others.get(n / 2)) / 2;
+    return own.rate / median;
+  }
+
+  /** How long a DataNode's newest sample stays a reference for the others. */
+  private long referenceTtlMillis() {
+    return Math.max(sampleTtlMillis, reportTtlMillis);
+  }
+
+  /** Which of the rates are stragglers. */
   abstract boolean[] flag(double[] rates);
 }

@@ -33,5 +33,14 @@ public interface StragglerDetector {
   /** The DataNodes considered stragglers now. */
   Set<String> stragglers(long nowMillis);
 
+  /**
+   * The newest fresh rate of {@code dataNode} over the median of the other DataNodes'
+   * fresh rates: how far below its peers it is now (0.1: a tenth of their speed). NaN
+   * when it or too few others have a fresh sample, or when the detector does not say.
+   */
+  default double rateOverPeers(String dataNode, long nowMillis) {
+    return Double.NaN;
+  }
+
   String name();
 }

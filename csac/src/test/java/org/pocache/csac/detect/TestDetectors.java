@@ -116,6 +116,31 @@ public class TestDetectors {
     assertEquals(Collections.emptySet(), d.stragglers(51_000));
   }
 
+  /**
+   * When every reader is stuck on the straggler, the other DataNodes go quiet; their
+   * last rates stay the reference (until the report expiry), so the straggler's own
+   * fresh samples still flag it, and a fast one still clears it.
+   */
+  @Test
+  public void quietDataNodesStayTheReference() {
+    MedianMad d = new MedianMad(3, 10_000, 60_000, 0.75);
+    for (int i = 0; i < 5; i++) {
+      d.report("dn" + i, i == 0 ? 10 * MIB : 100 * MIB, 1000, 0);
+    }
+    assertEquals(Collections.singleton("dn0"), d.stragglers(0));
+    for (long t = 3_000; t <= 57_000; t += 3_000) {
+      d.report("dn0", 10 * MIB, 1000, t); // only dn0 is read
+      assertEquals("t = " + t, Collections.singleton("dn0"), d.stragglers(t));
+      assertEquals(0.1, d.rateOverPeers("dn0", t), 1e-9);
+    }
+    d.report("dn0", 100 * MIB, 1000, 58_000);
+    assertEquals(Collections.emptySet(), d.stragglers(58_000));
+    // Past the report expiry the quiet ones are no reference: too few samples to judge.
+    d.report("dn0", 10 * MIB, 1000, 61_000);
+    assertEquals(Double.NaN, d.rateOverPeers("dn0", 61_000), 0);
+    assertEquals(Collections.emptySet(), d.stragglers(61_000));
+  }
+
   @Test
   public void tooFewOrIdleSamplesFlagNothing() {
     ThreeSigma d = new ThreeSigma(5, 60_000, 60_000);

@@ -41,7 +41,7 @@ import org.pocache.cache.DaemonThreads;
  * when it ends (a 16 MB block at 1 MB/s ends once in 16 s); where reads do not use
  * transferTo, the deltas of BytesRead and TotalReadTime of the reads that ended. An
  * interval without reads sends nothing (no evidence either way). A heartbeat waits up to
- * an interval for the Manager and a failed one is folded into the next. Any failure (Manager down,
+ * two intervals for the Manager and a failed one is folded into the next. Any failure (Manager down,
  * metrics not yet registered) is counted and logged at debug level; it never
  * affects the DataNode.
  */
@@ -67,11 +67,11 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
       int interval = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
           PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 10, 3_600_000);
       // Heartbeats run on a thread of their own that no read waits for, so they wait up to
-      // an interval for the Manager rather than the read path's short timeout, and skip no
+      // two intervals for the Manager rather than the read path's short timeout, and skip no
       // period after a failure: a straggler's heartbeat stuck behind its own backlog for
-      // half a second is the very sample the Manager needs, and under the read path's
+      // a few seconds is the very sample the Manager needs, and under the read path's
       // rules it was dropped and the next ones skipped for ten seconds.
-      int timeout = Math.max(interval, PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
+      int timeout = Math.max(2 * interval, PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
           PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000));
       InetSocketAddress manager = Manager.connectAddress(conf, FileSystem.getDefaultUri(conf).getHost());
       timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("pocache-datanode-heartbeat"));

@@ -139,13 +139,54 @@ public class TestStragglerMonitor {
   @Test
   public void oneSlowSampleDoesNotListADataNode() throws IOException {
     StragglerMonitor m = monitor();
-    interval(m, 6.4);
+    interval(m, 24); // flagged, but not far enough below the others to be sure
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
     interval(m, 64); // its next interval is normal
-    interval(m, 6.4); // slow again, once
+    interval(m, 24); // slow again, once
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
-    interval(m, 6.4); // and again: a straggler
+    interval(m, 24); // and again: a straggler
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+  }
+
+  /** A few short reads are no sample: they time the first packets, not the rate. */
+  @Test
+  public void aHeartbeatOfAFewShortReadsIsNotJudged() throws IOException {
+    StragglerMonitor m = monitor();
+    interval(m, 64);
+    now.addAndGet(3000);
+    for (String dn : Arrays.asList("dn0", "dn1", "dn3", "dn4")) {
+      m.heartbeat(dn, 8 * MIB, millisFor(64), 8);
+    }
+    m.heartbeat("dn2", 640 << 10, 280, 2); // 2.2 MiB/s, but only 280 ms of it
+    m.heartbeat("dn2", 640 << 10, 280, 2);
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+    m.heartbeat("dn2", 640 << 10, 1000, 2); // a whole second busy for that little: slow
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+  }
+
+  /**
+   * A heartbeat at a fifth of the others' rate or less lists its DataNode at once: a
+   * tenth-speed DataNode is listed one heartbeat after its first wholly slow interval.
+   */
+  @Test
+  public void oneFarSlowerHeartbeatListsADataNodeAtOnce() throws IOException {
+    StragglerMonitor m = monitor();
+    interval(m, 64);
+    interval(m, 16); // a quarter of the others: flagged, not severe
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+    interval(m, 64);
+    interval(m, 6.4);
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+    interval(m, 64);
+    interval(m, 64);
+    assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
+    // Clients' views never list on one sample: clients sharing a DataNode each see it slow.
+    for (String dn : Arrays.asList("dn0", "dn1", "dn3")) {
+      m.observe(dn, 8 * MIB, millisFor(30));
+    }
+    now.addAndGet(GAP);
+    m.observe("dn9", 8 * MIB, millisFor(1)); // no heartbeats of its own to vouch for it
+    assertEquals(Collections.emptyList(), m.getStragglers().byClientReads);
   }
 
   /**
