@@ -45,9 +45,9 @@ import org.slf4j.LoggerFactory;
  * <p>A DataNode is listed once {@value #CONFIRMATIONS} successive samples of it (at
  * least half a heartbeat interval apart) were flagged, or at once on one heartbeat
  * at most {@value #SEVERE_FRACTION} of the median of the others' rates (a tenth-speed
- * DataNode is listed one heartbeat after its first wholly slow interval; healthy
- * DataNodes under load, sampled every 2 s, stayed above 0.24 of it on the project's
- * cluster), and leaves the list once
+ * DataNode is listed one heartbeat after its first wholly slow interval; a healthy
+ * DataNode's heartbeat under load, sampled every 2 s, came to 0.21 of it at worst on
+ * the project's cluster), and leaves the list once
  * {@value #CONFIRMATIONS} successive samples were not (or when nothing flagged it for
  * the report expiry: a DataNode that went quiet).
  * A single sample is one interval of one DataNode's reads, and under load one
