@@ -15,6 +15,7 @@
  */
 package org.pocache.manager.protocol;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -223,7 +224,7 @@ public final class ManagerReport {
     }
 
     public Builder setStragglers(List<String> v) {
-      stragglers = new java.util.ArrayList<>(v);
+      stragglers = new ArrayList<>(v);
       return this;
     }
 

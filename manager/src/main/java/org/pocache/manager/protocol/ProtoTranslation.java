@@ -92,52 +92,25 @@ public final class ProtoTranslation {
     }
   }
 
+  // The enums carry the same names on both sides (the protection's with a prefix);
+  // TestProtoTranslation maps every value both ways.
+
   static CacheStateProto toProto(ParityDescriptor.State s) {
-    switch (s) {
-      case RESERVED:
-        return CacheStateProto.RESERVED;
-      case FILLING:
-        return CacheStateProto.FILLING;
-      case CACHED:
-        return CacheStateProto.CACHED;
-      default:
-        return CacheStateProto.EVICTING;
-    }
+    return CacheStateProto.valueOf(s.name());
   }
 
   static ParityDescriptor.State fromProto(CacheStateProto s) {
-    switch (s) {
-      case RESERVED:
-        return ParityDescriptor.State.RESERVED;
-      case FILLING:
-        return ParityDescriptor.State.FILLING;
-      case CACHED:
-        return ParityDescriptor.State.CACHED;
-      default:
-        return ParityDescriptor.State.EVICTING;
-    }
+    return ParityDescriptor.State.valueOf(s.name());
   }
 
+  private static final String PROTECTION = "PROTECTION_";
+
   static ParityProtectionProto toProto(ParityProtection p) {
-    switch (p) {
-      case PRIVACY:
-        return ParityProtectionProto.PROTECTION_PRIVACY;
-      case INTEGRITY:
-        return ParityProtectionProto.PROTECTION_INTEGRITY;
-      default:
-        return ParityProtectionProto.PROTECTION_NONE;
-    }
+    return ParityProtectionProto.valueOf(PROTECTION + p.name());
   }
 
   static ParityProtection fromProto(ParityProtectionProto p) {
-    switch (p) {
-      case PROTECTION_PRIVACY:
-        return ParityProtection.PRIVACY;
-      case PROTECTION_INTEGRITY:
-        return ParityProtection.INTEGRITY;
-      default:
-        return ParityProtection.NONE;
-    }
+    return ParityProtection.valueOf(p.name().substring(PROTECTION.length()));
   }
 
   // --- lookups, writes -----------------------------------------------------------------

@@ -28,30 +28,12 @@ enum ParityState {
   /** Dropped from the index; its keys are being deleted. */
   EVICTING;
 
-  /** As descriptors (and so the index in Redis) carry it. */
+  /** As descriptors (and so the index in Redis) carry it: the same names. */
   ParityDescriptor.State toDescriptorState() {
-    switch (this) {
-      case RESERVED:
-        return ParityDescriptor.State.RESERVED;
-      case FILLING:
-        return ParityDescriptor.State.FILLING;
-      case CACHED:
-        return ParityDescriptor.State.CACHED;
-      default:
-        return ParityDescriptor.State.EVICTING;
-    }
+    return ParityDescriptor.State.valueOf(name());
   }
 
   static ParityState of(ParityDescriptor.State p) {
-    switch (p) {
-      case RESERVED:
-        return RESERVED;
-      case FILLING:
-        return FILLING;
-      case CACHED:
-        return CACHED;
-      default:
-        return EVICTING;
-    }
+    return valueOf(p.name());
   }
 }

@@ -29,6 +29,8 @@ import org.pocache.cache.ParityProtection;
 import org.pocache.manager.proto.PoCacheManagerProtos.CacheStateProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.DescriptorProto;
 import org.pocache.manager.proto.PoCacheManagerProtos.LayoutProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ParityProtectionProto;
+import org.pocache.manager.proto.PoCacheManagerProtos.ReadOutcomeProto;
 
 /** The domain types survive the wire and the Manager's index unchanged, and old index entries still read. */
 public class TestProtoTranslation {
@@ -69,6 +71,22 @@ public class TestProtoTranslation {
     assertTrue(d.isStripeCached(0));
     assertFalse(d.isStripeCached(1));
     assertFalse(d.isStripeCached(-1));
+  }
+
+  @Test
+  public void everyEnumValueMapsBothWays() {
+    for (ParityDescriptor.State st : ParityDescriptor.State.values()) {
+      assertEquals(st, ProtoTranslation.fromProto(ProtoTranslation.toProto(st)));
+    }
+    assertEquals(ParityDescriptor.State.values().length, CacheStateProto.values().length);
+    for (ParityProtection p : ParityProtection.values()) {
+      assertEquals(p, ProtoTranslation.fromProto(ProtoTranslation.toProto(p)));
+    }
+    assertEquals(ParityProtection.values().length, ParityProtectionProto.values().length);
+    for (ReadReport.Outcome o : ReadReport.Outcome.values()) {
+      assertEquals(o, ProtoTranslation.fromProto(ProtoTranslation.toProto(new ReadReport(1, 1, o))).getOutcome());
+    }
+    assertEquals(ReadReport.Outcome.values().length, ReadOutcomeProto.values().length);
   }
 
   @Test
