@@ -30,9 +30,36 @@ import org.pocache.manager.protocol.ManagerClient;
 /**
  * DataNode heartbeats use a Manager client without a breaker: every call tries the
  * Manager, and a Manager that does not answer is still said once at WARN, not only at
- * DEBUG.
+ * DEBUG. Commits are asked again when unanswered, whatever the breaker says.
  */
 public class TestManagerClientWithoutBreaker {
+  /**
+   * A commit whose answer does not arrive is asked again (the Manager acknowledges a
+   * repeated commit), past the breaker its own first failure opened; an abort is not.
+   */
+  @Test
+  public void aCommitWithoutAnAnswerIsAskedAgainPastTheBreaker() throws Exception {
+    Configuration conf = new Configuration();
+    try (ManagerClient m = new ManagerClient(new InetSocketAddress("127.0.0.1", 1), conf, 500)) {
+      try {
+        m.commit(1, 2, 3, 4, new byte[0]);
+        fail("a Manager on port 1 answered");
+      } catch (IOException expected) {
+        // refused, three times
+      }
+      assertEquals(ManagerClient.COMMIT_ATTEMPTS, m.unansweredCalls());
+      assertEquals(0, m.skippedCalls());
+      try {
+        m.abort(1, "test");
+        fail("a Manager on port 1 answered");
+      } catch (IOException expected) {
+        // the breaker is open: not asked
+      }
+      assertEquals(ManagerClient.COMMIT_ATTEMPTS, m.unansweredCalls());
+      assertEquals(1, m.skippedCalls());
+    }
+  }
+
   @Test
   public void aManagerThatDoesNotAnswerIsWarnedOnceWithoutABreaker() throws Exception {
     Configuration conf = new Configuration();

@@ -217,10 +217,16 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   @Override
   public void commit(long reservationId, long fileId, long length, long parityBytes, byte[] valueDigests)
       throws IOException {
-    once(() -> proxy.commit(null, CommitRequestProto.newBuilder().setReservationId(reservationId).setFileId(fileId)
+    // A commit whose answer did not arrive (a Manager slow under load) is asked again: the
+    // Manager acknowledges a repeated commit of a reservation it committed, so a lost answer
+    // cannot leave the writer abandoning parity the Manager serves. A refusal is final.
+    guarded(() -> proxy.commit(null, CommitRequestProto.newBuilder().setReservationId(reservationId).setFileId(fileId)
         .setLength(length).setParityBytes(parityBytes)
-        .setValueDigests(com.google.protobuf.ByteString.copyFrom(valueDigests)).build()));
+        .setValueDigests(com.google.protobuf.ByteString.copyFrom(valueDigests)).build()), false, COMMIT_ATTEMPTS);
   }
+
+  /** Attempts of a commit the Manager does not answer (it acknowledges a repeat of one it made). */
+  public static final int COMMIT_ATTEMPTS = 3;
 
   @Override
   public void abort(long reservationId, String reason) throws IOException {
@@ -272,19 +278,52 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
    * after a Manager restart meets the old, closed one.
    */
   private <T> T call(Rpc<T> rpc) throws IOException {
-    return guarded(rpc, true);
+    return guarded(rpc, true, 1);
   }
 
-  /** Runs a call that must not be repeated (admit, commit, abort). */
+  /** Runs a call that must not be repeated (admit, abort). */
   private <T> T once(Rpc<T> rpc) throws IOException {
-    return guarded(rpc, false);
+    return guarded(rpc, false, 1);
   }
 
   /** How a call that cannot work with this Hadoop client's classes is reported. */
   private static final String WRONG_CLIENT = "the POCache Manager client does not work with this Hadoop client: ";
 
-  private <T> T guarded(Rpc<T> rpc, boolean idempotent) throws IOException {
-    if (breaker != null && !breaker.allow()) {
+  /**
+   * Runs a call; up to {@code attempts} times while it goes unanswered (a timeout or a
+   * refused connection; a refusal by the Manager ends it). Attempts after the first do not
+   * ask the breaker, which the first one's failure has just opened.
+   */
+  private <T> T guarded(Rpc<T> rpc, boolean idempotent, int attempts) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return guarded(rpc, idempotent, attempt == 1);
+      } catch (Unanswered e) {
+        if (attempt >= attempts) {
+          throw e.getCause();
+        }
+        LOG.debug("The POCache Manager at {} did not answer attempt {} of {}: {}", address, attempt, attempts,
+            e.getCause().toString());
+      }
+    }
+  }
+
+  /** A call the Manager did not answer (the failure is the cause); never leaves this class. */
+  private static final class Unanswered extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unanswered(IOException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized IOException getCause() {
+      return (IOException) super.getCause();
+    }
+  }
+
+  private <T> T guarded(Rpc<T> rpc, boolean idempotent, boolean askBreaker) throws IOException, Unanswered {
+    if (askBreaker && breaker != null && !breaker.allow()) {
       skippedCalls.incrementAndGet();
       throw new ManagerUnavailableException("the POCache Manager at " + address + " did not answer a call within the"
           + " last " + breakerOpenMillis + " ms (" + PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY + "); not asked");
@@ -307,7 +346,7 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
       }
       IOException err = c instanceof IOException ? (IOException) c : new IOException(e);
       unanswered(err);
-      throw err;
+      throw new Unanswered(err);
     } catch (ClassCastException | LinkageError e) {
       // A Hadoop client this jar was not built for (a class missing or changed, or Hadoop's
       // RPC engine expecting its own relocated protobuf messages): for the caller an

@@ -247,6 +247,12 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       if (parityBytes < 0) {
         throw new IllegalArgumentException("parity bytes of file id " + fileId + " must be >= 0, got " + parityBytes);
       }
+      CacheIndex.Entry done = state.committedBy(reservationId, fileId, length);
+      if (done != null) {
+        auth.checkOwner(done);
+        LOG.debug("Commit of reservation {} for {} repeated: already committed", reservationId, done.path());
+        return;
+      }
       CacheIndex.Entry e = state.openReservation(reservationId, fileId);
       auth.checkOwner(e);
       FileInfo f = namespace.byId(fileId);

@@ -217,6 +217,25 @@ final class CacheState {
   }
 
   /**
+   * The entry a commit of this reservation already made CACHED, with the same file and
+   * length, or null: a writer whose commit answer was lost (a timeout under load) asks
+   * again, and the repeat is acknowledged rather than refused, so writer and Manager
+   * agree that the file is cached.
+   */
+  CacheIndex.Entry committedBy(long reservationId, long fileId, long length) {
+    lock.lock();
+    try {
+      if (index.reservation(reservationId) != null || !"committed".equals(index.closedAs(reservationId))) {
+        return null;
+      }
+      CacheIndex.Entry e = index.get(fileId);
+      return e != null && e.cached() && e.reservationId == reservationId && e.length() == length ? e : null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * RESERVED or FILLING -> CACHED: the reservation is trimmed to (or grown to) the
    * parity stored, and the index entry is written to Redis.
    *

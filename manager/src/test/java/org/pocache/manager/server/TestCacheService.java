@@ -51,6 +51,34 @@ public class TestCacheService {
   }
 
   @Test
+  public void aCommitRepeatedAfterItsAnswerWasLostIsAcknowledged() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      FileInfo open = h.namespace.put("/w", 0, false);
+      ManagerHarness.ReservationOrRefusal r = h.admit("/w");
+      assertNotNull(r.refusal, r.reservation);
+      FileInfo f = h.namespace.put("/w", 4 * ManagerHarness.BLOCK, true, open.id);
+      long bytes = h.storeParity(r.reservation.getParity(), f.length);
+      h.service.commit(r.reservation.getId(), f.id, f.length, bytes, null);
+      // The writer did not get the answer and asks again: the Manager says yes, not "no longer open".
+      h.service.commit(r.reservation.getId(), f.id, f.length, bytes, null);
+      assertTrue(h.service.getDescriptor("/w").hasParity());
+      try {
+        h.service.commit(r.reservation.getId(), f.id, f.length - 1, bytes, null);
+        fail("a repeated commit with another length was acknowledged");
+      } catch (IOException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("is no longer open: committed"));
+      }
+      try {
+        h.service.abort(r.reservation.getId(), "the writer gave up");
+        fail("a committed reservation was aborted");
+      } catch (IOException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("is no longer open: committed"));
+      }
+      assertTrue(h.service.getDescriptor("/w").hasParity());
+    }
+  }
+
+  @Test
   public void nothingIsServedWhileRedisIsDownAndServingResumesByItself() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
       h.writeCached("/a", 4);
