@@ -29,7 +29,8 @@ import org.apache.hadoop.fs.Path;
  * close. Run once per JVM (as a task runs), with the cluster's conf dir and jars on the
  * class path; {@code fs.hdfs.impl} picks the client.
  *
- * <pre>java -cp conf:lib/*:experiments/target/classes ... TaskCost &lt;file&gt; [block index] [fs.hdfs.impl]</pre>
+ * <pre>java -cp conf:lib/*:experiments/target/classes ... TaskCost &lt;file&gt; [block index] [fs.hdfs.impl]
+ *     [bytes per read call]</pre>
  */
 public final class TaskCost {
   private TaskCost() {
@@ -38,6 +39,7 @@ public final class TaskCost {
   public static void main(String[] args) throws Exception {
     Path p = new Path(args[0]);
     int blockIndex = args.length > 1 ? Integer.parseInt(args[1]) : 0;
+    int readSize = args.length > 3 ? Integer.parseInt(args[3]) : 64 << 10;
     long t0 = System.nanoTime();
     Configuration conf = new Configuration();
     if (args.length > 2) {
@@ -52,7 +54,7 @@ public final class TaskCost {
     FSDataInputStream in = fs.open(p);
     long t3 = System.nanoTime();
     in.seek(start);
-    byte[] b = new byte[64 << 10];
+    byte[] b = new byte[readSize];
     long n = 0;
     for (long at = start; at < end; ) {
       int r = in.read(b, 0, (int) Math.min(b.length, end - at));
@@ -66,9 +68,19 @@ public final class TaskCost {
     in.close();
     fs.close();
     long t5 = System.nanoTime();
+    long gcMillis = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory
+        .getGarbageCollectorMXBeans()) {
+      gcMillis += Math.max(0, gc.getCollectionTime());
+    }
+    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpuNanos = os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
     System.out.printf(Locale.ROOT,
-        "%s init %.0f ms, open %.0f ms, read %d bytes %.0f ms, close %.0f ms, total %.0f ms%n",
-        fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, (t4 - t3) / 1e6, (t5 - t4) / 1e6,
-        (t5 - t0) / 1e6);
+        "%s init %.0f ms, open %.0f ms, read %d bytes in %d-byte calls %.0f ms, close %.0f ms, total %.0f ms;"
+            + " process CPU %.0f ms, GC %d ms, %d classes loaded%n",
+        fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, readSize, (t4 - t3) / 1e6,
+        (t5 - t4) / 1e6, (t5 - t0) / 1e6, cpuNanos / 1e6, gcMillis,
+        java.lang.management.ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount());
   }
 }

@@ -55,7 +55,10 @@ import org.pocache.cache.DaemonThreads;
  *   <li>the caller waits on a slot the streamer has been reading for longer than the
  *       deadline ({@code factor} x the recent subblock time, at least the minimum):
  *       a rebuild of that subblock from the other k - 1 pieces and the parity races
- *       the stream, and the first to finish serves the caller;</li>
+ *       the stream, and the first to finish serves the caller. Before any subblock
+ *       was timed (a task's new JVM) the deadline is a fixed guess; a subblock past it
+ *       is late only if its own progress so far projects {@code factor} x the guess or
+ *       more, so a healthy DataNode slower than the guess is not raced;</li>
  *   <li>once {@value #TAKEOVER_AFTER} subblocks of a block in a row were late (or the
  *       stream failed), the rest of that block is rebuilt instead of streamed
  *       (rebuilds for the whole window in flight) and the streamer moves on to the
@@ -206,6 +209,11 @@ final class SequentialReader implements Closeable {
       return m == 0 ? Math.max(minNanos, FIRST_DEADLINE_NANOS) : Math.max(minNanos, (long) (m * factor));
     }
 
+    /** Whether any subblock was timed (a deadline rests on this cluster's speed, not a guess). */
+    boolean timed() {
+      return meanNanos != 0;
+    }
+
     void learn(long nanos) {
       double m = meanNanos;
       meanNanos = m == 0 ? nanos : 0.8 * m + 0.2 * nanos;
@@ -330,11 +338,23 @@ final class SequentialReader implements Closeable {
       // streamer has not begun means the streamer is stuck in an earlier, abandoned one
       // (or still opening its stream after a seek): the wait counts from when the caller
       // began it.
+      long now = System.nanoTime();
       long since = slot.streamStart == 0 ? slot.waitSince : Math.min(slot.streamStart, slot.waitSince);
-      long waited = System.nanoTime() - since;
+      long waited = now - since;
       late = waited >= deadline;
       if (!late) {
         return deadline - waited;
+      }
+      if (!times.timed() && slot.streamStart != 0 && slot.filled > 0) {
+        // No subblock timed yet (a new task's JVM): the first deadline is a guess, not this
+        // cluster's speed. Judge the subblock by its own progress: late once, at its rate so
+        // far, it would take factor x that guess, or it has taken that long already. A healthy
+        // DataNode slower than the guess is then streamed, not handed to parity for nothing.
+        long bar = (long) (deadlineFactor * deadline);
+        double projected = (double) (now - slot.streamStart) * slot.len / slot.filled;
+        if (projected < bar && waited < bar) {
+          return Math.min(bar - waited, TimeUnit.MILLISECONDS.toNanos(20));
+        }
       }
     }
     if (!rescuable(slot)) {

@@ -197,6 +197,28 @@ public class TestSequentialReads {
   }
 
   /**
+   * A task's new JVM has timed no subblock, so its first deadline (100 ms) is a guess.
+   * DataNode 0 serves block 0 steadily at about 160 ms a subblock, slower than the guess
+   * but not a straggler: its subblocks are streamed, none rebuilt. (Judged by the guess
+   * alone, the first subblock was late at 100 ms, the rebuild from the other DataNodes
+   * won, nothing was timed, the second was late too, and block 0 went to parity.)
+   */
+  @Test
+  public void aSteadyDataNodeSlowerThanTheFirstDeadlineIsStreamedByANewClient() throws Exception {
+    Path p = new Path("/sequential/steady");
+    cachedFile(p, 27);
+    hdfs.throttle(0).setBandwidth(SUBBLOCK * 1000L / 160);
+    try (FileSystem fresh = FileSystem.newInstance(fs.getUri(), new Configuration(fs.getConf()));
+        FSDataInputStream in = fresh.open(p)) {
+      readExactly(in, 27, 0, BLOCK, 4096);
+      java.util.Map<Long, Integer> decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
+      assertEquals("block 0 streamed: " + decoded, 0, (int) decoded.getOrDefault(0L, 0));
+    } finally {
+      hdfs.throttle(0).reset();
+    }
+  }
+
+  /**
    * The straggler list names the wrong DataNode: DataNode 1 is listed but healthy, and
    * DataNode 2, which nobody listed, takes 3 s for every read. Block 1 is left to parity
    * at first sight, and its rebuilds wait on DataNode 2; once a rebuild is late the
