@@ -214,7 +214,14 @@ public final class PoCacheConfigKeys {
 
   /** Directory names whose files are not cached on write (still cached when read). */
   public static final String WRITE_EXCLUDE_DIRS_KEY = "dfs.pocache.write.exclude.dirs";
-  public static final String WRITE_EXCLUDE_DIRS_DEFAULT = ".staging";
+  public static final String WRITE_EXCLUDE_DIRS_DEFAULT = ".staging,done_intermediate";
+
+  /**
+   * Replicated files are cached on write only when they have at least this many blocks
+   * (a one-block file's parity is as large as the file); shorter ones may be cached when read.
+   */
+  public static final String WRITE_MIN_BLOCKS_KEY = "dfs.pocache.write.min.blocks";
+  public static final String WRITE_MIN_BLOCKS_DEFAULT = "2";
 
   /** CSAC admission policy G_a while no straggler is known: cache-upon-access, tinylfu or size-aware. */
   public static final String CSAC_ADMISSION_KEY = "dfs.pocache.csac.admission";

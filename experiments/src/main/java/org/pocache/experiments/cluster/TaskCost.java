@@ -37,6 +37,10 @@ public final class TaskCost {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--write")) {
+      write(args);
+      return;
+    }
     Path p = new Path(args[0]);
     int blockIndex = args.length > 1 ? Integer.parseInt(args[1]) : 0;
     int readSize = args.length > 3 ? Integer.parseInt(args[3]) : 64 << 10;
@@ -68,6 +72,42 @@ public final class TaskCost {
     in.close();
     fs.close();
     long t5 = System.nanoTime();
+    System.out.printf(Locale.ROOT,
+        "%s init %.0f ms, open %.0f ms, read %d bytes in %d-byte calls %.0f ms, close %.0f ms, total %.0f ms; %s%n",
+        fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, readSize, (t4 - t3) / 1e6,
+        (t5 - t4) / 1e6, (t5 - t0) / 1e6, jvmCost());
+  }
+
+  /**
+   * {@code --write <path> <bytes> <block size> [fs.hdfs.impl]}: what a reducer pays to
+   * write its output (64 KiB writes of random bytes, then close).
+   */
+  private static void write(String[] args) throws Exception {
+    Path p = new Path(args[1]);
+    long bytes = Long.parseLong(args[2]);
+    long blockSize = Long.parseLong(args[3]);
+    long t0 = System.nanoTime();
+    Configuration conf = new Configuration();
+    if (args.length > 4) {
+      conf.set("fs.hdfs.impl", args[4]);
+    }
+    FileSystem fs = FileSystem.get(URI.create(conf.get("fs.defaultFS")), conf);
+    byte[] b = new byte[64 << 10];
+    new java.util.Random(1).nextBytes(b);
+    long t1 = System.nanoTime();
+    try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, blockSize)) {
+      for (long at = 0; at < bytes; at += b.length) {
+        out.write(b, 0, (int) Math.min(b.length, bytes - at));
+      }
+    }
+    long t2 = System.nanoTime();
+    fs.close();
+    System.out.printf(Locale.ROOT, "%s init %.0f ms, write %d bytes in %d-byte blocks and close %.0f ms; %s%n",
+        fs.getClass().getSimpleName(), (t1 - t0) / 1e6, bytes, blockSize, (t2 - t1) / 1e6, jvmCost());
+  }
+
+  /** This JVM's CPU time, GC time and classes loaded so far. */
+  private static String jvmCost() {
     long gcMillis = 0;
     for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory
         .getGarbageCollectorMXBeans()) {
@@ -76,11 +116,7 @@ public final class TaskCost {
     java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     long cpuNanos = os instanceof com.sun.management.OperatingSystemMXBean
         ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
-    System.out.printf(Locale.ROOT,
-        "%s init %.0f ms, open %.0f ms, read %d bytes in %d-byte calls %.0f ms, close %.0f ms, total %.0f ms;"
-            + " process CPU %.0f ms, GC %d ms, %d classes loaded%n",
-        fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, readSize, (t4 - t3) / 1e6,
-        (t5 - t4) / 1e6, (t5 - t0) / 1e6, cpuNanos / 1e6, gcMillis,
+    return String.format(Locale.ROOT, "process CPU %.0f ms, GC %d ms, %d classes loaded", cpuNanos / 1e6, gcMillis,
         java.lang.management.ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount());
   }
 }

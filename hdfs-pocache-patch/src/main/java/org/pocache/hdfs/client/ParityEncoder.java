@@ -53,9 +53,29 @@ import org.pocache.manager.protocol.ParitySeals;
  * feeds it.
  */
 final class ParityEncoder {
+  /**
+   * Where an encoder gets its parity store and coder: on first use, so a file that is
+   * never encoded (empty, or too short to cache on write) connects to nothing.
+   */
+  interface Parts {
+    /** The store; an IOException stops the encoding (the caller stops caching the file). */
+    ParityStore store() throws IOException;
+
+    ErasureCoder coder();
+  }
+
   private final ParityDescriptor d;
-  private final ParityStore store;
-  private final ErasureCoder coder;
+  private final Parts parts;
+  private ParityStore store;
+  private ErasureCoder coder;
+  /**
+   * Data blocks of the first stripe held as they are instead of folded into parity, so
+   * that a file that ends within them costs a copy, not an encoding (0: none held).
+   */
+  private final int heldBlocks;
+  /** Held subblocks of the first stripe: [data index][substripe], with their lengths. */
+  private byte[][][] held;
+  private int[][] heldLength;
   /** Where accumulators come from and go back to once uploaded (1 MiB arrays are humongous for G1). */
   private final BufferPool buffers;
   private final int k;
@@ -84,9 +104,26 @@ final class ParityEncoder {
   private long parityBytes;
 
   ParityEncoder(ParityDescriptor d, ParityStore store, ErasureCoder coder, BufferPool buffers) {
+    this(d, new Parts() {
+      @Override
+      public ParityStore store() {
+        return store;
+      }
+
+      @Override
+      public ErasureCoder coder() {
+        return coder;
+      }
+    }, buffers, 0);
+  }
+
+  /**
+   * An encoder that holds the first {@code heldBlocks} data blocks of a replicated file
+   * unencoded until the file goes past them (see {@link #within(long)}).
+   */
+  ParityEncoder(ParityDescriptor d, Parts parts, BufferPool buffers, int heldBlocks) {
     this.d = d;
-    this.store = store;
-    this.coder = coder;
+    this.parts = parts;
     this.buffers = buffers;
     this.k = d.getK();
     this.m = d.getM();
@@ -99,6 +136,11 @@ final class ParityEncoder {
           + ", subblock " + sub);
     }
     this.piece = new byte[sub];
+    this.heldBlocks = striped ? 0 : Math.max(0, Math.min(heldBlocks, k - 1));
+    if (this.heldBlocks > 0) {
+      held = new byte[this.heldBlocks][substripesPerBlock][];
+      heldLength = new int[this.heldBlocks][substripesPerBlock];
+    }
     this.seal = ParitySeals.of(d);
     this.header = ParityValue.headerBytes(k, seal);
     this.trailer = ParityValue.valueBytes(k, sub, seal) - header - sub;
@@ -179,6 +221,44 @@ final class ParityEncoder {
     long w = start % (block * k);
     int i = striped ? (int) (w % ((long) k * sub) / sub) : (int) (w / block);
     int j = striped ? (int) (w / ((long) k * sub)) : (int) (w % block / sub);
+    if (held != null) {
+      if (s == 0 && i < heldBlocks) {
+        byte[] copy = buffers.borrow(sub);
+        System.arraycopy(src, off, copy, 0, n);
+        java.util.Arrays.fill(copy, n, sub, (byte) 0); // a pooled array: a short piece is zero-padded
+        held[i][j] = copy;
+        heldLength[i][j] = n;
+        return;
+      }
+      foldHeld(); // the file went past the held blocks: encode them now, in order
+    }
+    foldNow(s, i, j, src, off, n);
+  }
+
+  /** Whether the file so far lies within the blocks held unencoded (nothing encoded yet). */
+  boolean within(long length) {
+    return held != null && length <= heldBlocks * block;
+  }
+
+  /** Encodes the held subblocks of the first stripe and releases them. */
+  private void foldHeld() throws IOException {
+    byte[][][] h = held;
+    held = null;
+    for (int i = 0; i < h.length; i++) {
+      for (int j = 0; j < substripesPerBlock; j++) {
+        if (h[i][j] != null) {
+          foldNow(0, i, j, h[i][j], 0, heldLength[i][j]);
+          buffers.release(h[i][j]);
+          h[i][j] = null;
+        }
+      }
+    }
+  }
+
+  private void foldNow(long s, int i, int j, byte[] src, int off, int n) throws IOException {
+    if (coder == null) {
+      coder = parts.coder();
+    }
     if (s != stripe) {
       stripe = s;
       parity = new byte[substripesPerBlock][][];
@@ -204,6 +284,9 @@ final class ParityEncoder {
   }
 
   private void upload(long s, int j, int len) throws IOException {
+    if (store == null) {
+      store = parts.store();
+    }
     if (store.inFlightBytes() + (long) len * m > store.uploadWindowBytes()) {
       throw new IOException("Redis uploads fell behind (" + store.inFlightBytes() + " bytes in flight)");
     }
@@ -245,6 +328,9 @@ final class ParityEncoder {
     if (pieceFill > 0) {
       foldPiece(position - pieceFill);
     }
+    if (held != null) {
+      foldHeld();
+    }
     if (position > 0) { // an empty file has no stripes with data; its descriptor says so
       long s = (position - 1) / (block * k);
       if (s == stripe && parity != null) {
@@ -264,6 +350,14 @@ final class ParityEncoder {
 
   /** Drops the accumulators (caching abandoned); uploads under way return theirs when they end. */
   void discard() {
+    if (held != null) {
+      for (byte[][] blockHeld : held) {
+        for (byte[] b : blockHeld) {
+          buffers.release(b);
+        }
+      }
+      held = null;
+    }
     if (parity != null) {
       for (byte[][] substripe : parity) {
         if (substripe != null) {

@@ -104,6 +104,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   private boolean pocacheEnabled;
   private WriteExclusions writeExclusions;
+  /** Replicated files are cached on write only with at least this many blocks. */
+  private int writeMinBlocks;
+  /** Writes not cached because they ended with fewer blocks than that. */
+  private final AtomicLong shortWrites = new AtomicLong();
   private Configuration conf;
   private ManagerClient manager;
   private volatile ParityStore store;
@@ -163,6 +167,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(PoCacheConfig.redisLookup(conf)); // validate the Redis keys now, naming any bad one
     writeExclusions = WriteExclusions.from(conf);
+    writeMinBlocks = PoCacheConfig.getInt(conf, PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY,
+        PoCacheConfigKeys.WRITE_MIN_BLOCKS_DEFAULT, 1, 1 << 20);
     slowSources = new SlowSources(this::stragglers);
     readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
         PoCacheConfigKeys.READ_FILL_MAX_DEFAULT, 0, Long.MAX_VALUE);
@@ -275,6 +281,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return cachedWrites.get();
   }
 
+  /** Of those, the ones not cached because they ended with fewer than dfs.pocache.write.min.blocks blocks. */
+  public long shortWrites() {
+    return shortWrites.get();
+  }
+
   /**
    * Creates the file in HDFS, then asks the Manager to admit it; if admitted, the
    * stream also encodes parity incrementally (see {@link PoCacheOutputStream}). Append
@@ -309,17 +320,28 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         warnOnce("POCache writes files without parity", new IOException(unusable));
         return hdfsOut;
       }
-      ParityStore s = store();
-      if (s == null) {
-        manager.abort(id, "the client cannot reach Redis");
-        return hdfsOut;
-      }
-      ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
-          km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
+      // Redis and the coder are reached when the first parity is encoded: an empty file, or one
+      // too short to cache on write, needs neither.
+      ParityEncoder.Parts parts = new ParityEncoder.Parts() {
+        @Override
+        public ParityStore store() throws IOException {
+          ParityStore s = PoCacheFileSystem.this.store();
+          if (s == null) {
+            throw new IOException("the client cannot reach Redis");
+          }
+          return s;
+        }
+
+        @Override
+        public ErasureCoder coder() {
+          return coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
+              km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
+        }
+      };
       cachedWrites.incrementAndGet();
       // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
-      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, id, d, s, coder, buffers, manager,
-          abandonedWrites), null);
+      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, id, d, parts, buffers, manager,
+          abandonedWrites, writeMinBlocks, shortWrites), null);
     } catch (IOException | RuntimeException | LinkageError e) {
       fallbacks.incrementAndGet();
       if (e instanceof LinkageError) {
@@ -771,11 +793,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (proactiveOpens.get() > 0 || cachedWrites.get() > 0 || fallbacks() > 0) {
       LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
-          + " skipped, {} failed Redis connects), {} cached writes ({} abandoned), {} reader fills",
+          + " skipped, {} failed Redis connects), {} cached writes ({} abandoned, {} left to reads: fewer than "
+          + writeMinBlocks + " blocks), {} reader fills",
           proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
           staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures.get(),
               cachedWrites.get(),
-          abandonedWrites.get(), readerFills.get());
+          abandonedWrites.get(), shortWrites.get(), readerFills.get());
     }
     if (pool != null) {
       awaitPendingWork();

@@ -20,8 +20,7 @@ import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
-import org.pocache.cache.ParityStore;
-import org.pocache.coder.ErasureCoder;
+import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.slf4j.Logger;
@@ -51,20 +50,27 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   private final long reservationId;
   private final ManagerClient manager;
   private final AtomicLong abandoned;
+  /** A replicated file of fewer blocks is not cached on write (dfs.pocache.write.min.blocks). */
+  private final int minBlocks;
+  /** Writes left uncached for that reason. */
+  private final AtomicLong tooShort;
   private final ParityEncoder encoder;
   private long written;
   private boolean caching = true;
   private boolean closed;
 
-  PoCacheOutputStream(OutputStream out, long reservationId, ParityDescriptor d, ParityStore store,
-      ErasureCoder coder, BufferPool buffers, ManagerClient manager, AtomicLong abandoned) {
+  PoCacheOutputStream(OutputStream out, long reservationId, ParityDescriptor d, ParityEncoder.Parts parts,
+      BufferPool buffers, ManagerClient manager, AtomicLong abandoned, int minBlocks, AtomicLong tooShort) {
     this.out = out;
+    this.minBlocks = minBlocks;
+    this.tooShort = tooShort;
     this.sync = out instanceof Syncable ? (Syncable) out : null;
     this.d = d;
     this.reservationId = reservationId;
     this.manager = manager;
     this.abandoned = abandoned;
-    this.encoder = new ParityEncoder(d, store, coder, buffers);
+    // The first minBlocks - 1 blocks are held unencoded: a file that ends within them is not cached.
+    this.encoder = new ParityEncoder(d, parts, buffers, minBlocks - 1);
   }
 
   @Override
@@ -81,7 +87,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     }
     try {
       encoder.feed(b, off, len);
-    } catch (RuntimeException | IOException e) {
+    } catch (RuntimeException | IOException | LinkageError e) { // the coder and Redis are reached here first
       abandon("encoding failed: " + e);
     }
   }
@@ -141,12 +147,20 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     if (!caching) {
       return;
     }
-    if (written == 0) {
-      // Nothing to protect (a _SUCCESS marker, say): hand the reservation back quietly.
+    String notWorthIt = written == 0 ? "the file is empty" // a _SUCCESS marker, say
+        : encoder.within(written)
+            ? "a file of fewer than " + minBlocks + " blocks (" + PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY
+                + "): its parity would be nearly as large as the file"
+        : null;
+    if (notWorthIt != null) {
+      // Hand the reservation back quietly; a short file may still be cached when it is read.
       caching = false;
       encoder.discard();
+      if (written > 0) {
+        tooShort.incrementAndGet();
+      }
       try {
-        manager.abort(reservationId, "the file is empty");
+        manager.abort(reservationId, notWorthIt);
       } catch (IOException | RuntimeException | LinkageError e) {
         LOG.debug("abort of reservation {} not delivered (it will expire): {}", reservationId, e.toString());
       }
@@ -155,7 +169,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     try {
       encoder.finish(UPLOAD_WAIT_SECONDS);
       manager.commit(reservationId, d.getFileId(), written, encoder.parityBytes(), encoder.valueDigests(written));
-    } catch (Exception e) {
+    } catch (Exception | LinkageError e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }

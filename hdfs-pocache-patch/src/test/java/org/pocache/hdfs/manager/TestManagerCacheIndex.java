@@ -103,9 +103,12 @@ public class TestManagerCacheIndex {
       }
     }, 20, 10_000);
 
+    // A writer whose commit answer was lost asks again: acknowledged, and nothing changes.
+    manager.commit(reservationId, d.getFileId(), FILE + 1000, ManagerCluster.BLOCK + 1000);
+    assertEquals(d.getGeneration(), manager.getDescriptor(p.toString()).getParity().getGeneration());
     try {
-      manager.commit(reservationId, d.getFileId(), FILE + 1000, 10);
-      fail("second commit accepted");
+      manager.commit(reservationId, d.getFileId(), FILE + 999, 10);
+      fail("a second commit of another length accepted");
     } catch (IOException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("reservation " + reservationId
           + " is no longer open: committed"));

@@ -19,6 +19,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import java.io.IOException;
 import java.util.Collections;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -26,6 +27,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.client.PoCacheFileSystem;
+import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
@@ -41,7 +43,8 @@ public class TestWritePath {
   public void writtenFilesAreCachedWithExactParity() throws Exception {
     try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
          ManagerClient m = c.client();
-         PoCacheFileSystem fs = c.pocacheClient()) {
+         // Files of one block too, to check their encoding (by default they are cached only when read).
+         PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY, "1")) {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       long[] lengths = {5 * ManagerCluster.BLOCK + 1000, 4 * ManagerCluster.BLOCK, 777,
           ManagerCluster.SUBBLOCK * 3 + 5, 8 * ManagerCluster.BLOCK};
@@ -65,6 +68,44 @@ public class TestWritePath {
         in.readFully(0, buf);
       }
       assertEquals(-1, DataPattern.firstMismatch(40, 0, buf, 0, buf.length));
+    }
+  }
+
+  /**
+   * The parity of a one-block file is as large as the file: it is not cached on write
+   * (its bytes are held, not encoded), and is cached when read.
+   * A file that goes on into a second block is encoded from the held block and cached.
+   */
+  @Test
+  public void aOneBlockFileIsCachedWhenReadNotOnWrite() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path one = new Path("/write/one-block");
+      Path two = new Path("/write/two-blocks");
+      write(fs, one, ManagerCluster.BLOCK, 61, 10_007);
+      write(fs, two, ManagerCluster.BLOCK + 1, 62, 10_007);
+      assertFalse(one + " cached on write", m.getDescriptor(one.toString()).hasParity());
+      ParityDescriptor d = m.getDescriptor(two.toString()).getParity();
+      assertTrue(two + " not cached", d != null);
+      assertTrue(c.assertParityMatchesIndependentEncoding(two, d) >= 1);
+      assertEquals(2, fs.cachedWrites());
+      assertEquals(1, fs.shortWrites());
+      assertEquals(0, fs.abandonedWrites());
+      byte[] buf = new byte[(int) ManagerCluster.BLOCK];
+      try (FSDataInputStream in = fs.open(one)) {
+        in.readFully(0, buf);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(61, 0, buf, 0, buf.length));
+      GenericTestUtils.waitFor(() -> {
+        try {
+          return m.getDescriptor(one.toString()).hasParity();
+        } catch (IOException e) {
+          return false;
+        }
+      }, 50, 10_000);
+      assertTrue(c.assertParityMatchesIndependentEncoding(one, m.getDescriptor(one.toString()).getParity()) >= 1);
     }
   }
 
