@@ -140,7 +140,7 @@ ex_mapreduce() {
   : >"$rows"
   [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "experiment mapreduce: --rate must be MiB/s, got '$rate'"
   cl_set_rate "$rate"
-  say "experiment mapreduce: DataNodes at $rate MiB/s; inputs of $input MiB in $block MiB blocks, written through POCache (cached on write)"
+  say "experiment mapreduce: DataNodes at $rate MiB/s; inputs of $input MiB in $block MiB blocks, written through POCache (cached on write, or by a first read)"
   local j
   for j in ${jobs//,/ }; do
     case "$j" in

@@ -41,8 +41,6 @@ def mapreduce(rows_file, out, dn, factor, input_mib, block_mib):
             key = "ratio_straggler" if state == "straggler" else "ratio_no_straggler"
             row[key] = round(ratio, 3)
             row[state] = {"vanilla_ms": sv, "pocache_ms": sp,
-                          "pocache_manager_hits": [r.get("manager_hits", 0) for r in sel["pocache"]],
-                          "pocache_proactive_opens": [r.get("proactive_opens", 0) for r in sel["pocache"]],
                           "vanilla_map_task_ms": stats(maps[(job, state, "vanilla")]),
                           "pocache_map_task_ms": stats(maps[(job, state, "pocache")])}
             print(f"{job:10} {state:10} {sv['median']:8.0f} ({sv['min']:.0f}-{sv['max']:.0f}) "

@@ -51,12 +51,14 @@ public final class TaskCost {
     }
     FileSystem fs = FileSystem.get(URI.create(conf.get("fs.defaultFS")), conf);
     long t1 = System.nanoTime();
+    String afterInit = jvmCost();
     FileStatus st = fs.getFileStatus(p);
     long start = blockIndex * st.getBlockSize();
     long end = Math.min(st.getLen(), start + st.getBlockSize());
     long t2 = System.nanoTime();
     FSDataInputStream in = fs.open(p);
     long t3 = System.nanoTime();
+    String afterOpen = jvmCost();
     in.seek(start);
     byte[] b = new byte[readSize];
     long n = 0;
@@ -73,9 +75,10 @@ public final class TaskCost {
     fs.close();
     long t5 = System.nanoTime();
     System.out.printf(Locale.ROOT,
-        "%s init %.0f ms, open %.0f ms, read %d bytes in %d-byte calls %.0f ms, close %.0f ms, total %.0f ms; %s%n",
+        "%s init %.0f ms, open %.0f ms, read %d bytes in %d-byte calls %.0f ms, close %.0f ms, total %.0f ms; %s"
+            + " (after init: %s; after open: %s)%n",
         fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, readSize, (t4 - t3) / 1e6,
-        (t5 - t4) / 1e6, (t5 - t0) / 1e6, jvmCost());
+        (t5 - t4) / 1e6, (t5 - t0) / 1e6, jvmCost(), afterInit, afterOpen);
   }
 
   /**
