@@ -197,14 +197,19 @@ public final class PoCacheMiniCluster implements AutoCloseable {
     hdfs.writePinnedFile(p, blockSize, blocks, seed);
     ManagerClient m = manager();
     m.prefetch(p.toUri().getPath());
+    awaitParity(m, p, 20_000);
+    return m.getDescriptor(p.toUri().getPath()).getParity();
+  }
+
+  /** Waits until the Manager serves parity for {@code p} (a fill or a reader's fill committed). */
+  public static void awaitParity(ManagerClient m, Path p, int timeoutMillis) throws Exception {
     GenericTestUtils.waitFor(() -> {
       try {
         return m.getDescriptor(p.toUri().getPath()).hasParity();
       } catch (IOException e) {
         return false;
       }
-    }, 20, 20_000);
-    return m.getDescriptor(p.toUri().getPath()).getParity();
+    }, 20, timeoutMillis);
   }
 
   @Override

@@ -142,13 +142,7 @@ final class ManagerCluster implements AutoCloseable {
   void writePinnedAndCache(ManagerClient m, Path p, long seed) throws Exception {
     hdfs.writePinnedFile(p, BLOCK, 4, seed);
     m.prefetch(p.toUri().getPath());
-    org.apache.hadoop.test.GenericTestUtils.waitFor(() -> {
-      try {
-        return m.getDescriptor(p.toUri().getPath()).hasParity();
-      } catch (Exception e) {
-        return false;
-      }
-    }, 50, 20_000);
+    org.pocache.hdfs.PoCacheMiniCluster.awaitParity(m, p, 20_000);
   }
 
   /** A client FileSystem with fs.hdfs.impl = PoCacheFileSystem (not cached), plus {@code extra} keys. */

@@ -106,13 +106,7 @@ public class TestClientFaults {
   private static void writeThreeStripes(ManagerCluster c, ManagerClient m, Path p, long seed) throws Exception {
     c.hdfs.writePinnedFile(p, ManagerCluster.BLOCK, 12 * ManagerCluster.BLOCK, seed, b -> new int[] {b % 4});
     m.prefetch(p.toString());
-    GenericTestUtils.waitFor(() -> {
-      try {
-        return m.getDescriptor(p.toString()).hasParity();
-      } catch (Exception e) {
-        return false;
-      }
-    }, 50, 20_000);
+    org.pocache.hdfs.PoCacheMiniCluster.awaitParity(m, p, 20_000);
   }
 
   /**

@@ -19,7 +19,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.io.IOException;
 import java.util.Collections;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -98,13 +97,7 @@ public class TestWritePath {
         in.readFully(0, buf);
       }
       assertEquals(-1, DataPattern.firstMismatch(61, 0, buf, 0, buf.length));
-      GenericTestUtils.waitFor(() -> {
-        try {
-          return m.getDescriptor(one.toString()).hasParity();
-        } catch (IOException e) {
-          return false;
-        }
-      }, 50, 10_000);
+      org.pocache.hdfs.PoCacheMiniCluster.awaitParity(m, one, 10_000); // the read filled it
       assertTrue(c.assertParityMatchesIndependentEncoding(one, m.getDescriptor(one.toString()).getParity()) >= 1);
     }
   }
