@@ -22,7 +22,7 @@ GROUPS = [
     ("Switch, code and coder", ["dfs.pocache.enabled", "dfs.pocache.coder", "dfs.pocache.code.",
                                 "dfs.pocache.subblock."]),
     ("Redis", ["dfs.pocache.redis."]),
-    ("Manager", ["dfs.pocache.manager.", "dfs.pocache.cache.", "dfs.pocache.write."]),
+    ("Manager", ["dfs.pocache.manager.", "dfs.pocache.cache.", "dfs.pocache.write.", "dfs.pocache.exclude."]),
     ("Parity protection", ["dfs.pocache.parity."]),
     ("Straggler list", ["dfs.pocache.straggler.", "dfs.pocache.datanode."]),
     ("CSAC", ["dfs.pocache.csac."]),

@@ -212,13 +212,19 @@ public final class PoCacheConfigKeys {
   public static final String CACHE_MIN_FILE_KEY = "dfs.pocache.cache.min.file.bytes";
   public static final String CACHE_MIN_FILE_DEFAULT = "1";
 
-  /** Directory names whose files are not cached on write (still cached when read). */
-  public static final String WRITE_EXCLUDE_DIRS_KEY = "dfs.pocache.write.exclude.dirs";
-  public static final String WRITE_EXCLUDE_DIRS_DEFAULT = ".staging,done_intermediate";
+  /**
+   * Directory names whose files POCache leaves alone: not cached on write, not admitted
+   * when read, and opened without a Manager lookup (MapReduce's staging files and job history).
+   */
+  public static final String EXCLUDE_DIRS_KEY = "dfs.pocache.exclude.dirs";
+  public static final String EXCLUDE_DIRS_DEFAULT = ".staging,done_intermediate";
+  /** The former name of {@link #EXCLUDE_DIRS_KEY}, still read (with a warning) when the new one is not set. */
+  public static final String DEPRECATED_WRITE_EXCLUDE_DIRS = "dfs.pocache.write.exclude.dirs";
 
   /**
-   * Replicated files are cached on write only when they have at least this many blocks
-   * (a one-block file's parity is as large as the file); shorter ones may be cached when read.
+   * Replicated files are cached on write only when they are at least this many full blocks
+   * long (at most k): below that their parity, one block per stripe, is more than 1/n of
+   * the file; shorter ones may be cached when read.
    */
   public static final String WRITE_MIN_BLOCKS_KEY = "dfs.pocache.write.min.blocks";
   public static final String WRITE_MIN_BLOCKS_DEFAULT = "2";

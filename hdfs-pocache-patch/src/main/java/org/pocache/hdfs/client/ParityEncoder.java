@@ -119,7 +119,7 @@ final class ParityEncoder {
 
   /**
    * An encoder that holds the first {@code heldBlocks} data blocks of a replicated file
-   * unencoded until the file goes past them (see {@link #within(long)}).
+   * unencoded until the file goes past them.
    */
   ParityEncoder(ParityDescriptor d, Parts parts, BufferPool buffers, int heldBlocks) {
     this.d = d;
@@ -233,11 +233,6 @@ final class ParityEncoder {
       foldHeld(); // the file went past the held blocks: encode them now, in order
     }
     foldNow(s, i, j, src, off, n);
-  }
-
-  /** Whether the file so far lies within the blocks held unencoded (nothing encoded yet). */
-  boolean within(long length) {
-    return held != null && length <= heldBlocks * block;
   }
 
   /** Encodes the held subblocks of the first stripe and releases them. */

@@ -61,7 +61,7 @@ import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.WriteExclusions;
+import org.pocache.manager.CacheExclusions;
 import org.pocache.manager.protocol.DescriptorLookup;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ParityDescriptor;
@@ -103,7 +103,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private static final long CLOSE_WAIT_MILLIS = 5_000;
 
   private boolean pocacheEnabled;
-  private WriteExclusions writeExclusions;
+  /** Files left to plain HDFS on read and write (dfs.pocache.exclude.dirs). */
+  private CacheExclusions exclusions;
   /** Replicated files are cached on write only with at least this many blocks. */
   private int writeMinBlocks;
   /** Writes not cached because they ended with fewer blocks than that. */
@@ -166,7 +167,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(PoCacheConfig.redisLookup(conf)); // validate the Redis keys now, naming any bad one
-    writeExclusions = WriteExclusions.from(conf);
+    exclusions = CacheExclusions.from(conf);
     writeMinBlocks = PoCacheConfig.getInt(conf, PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY,
         PoCacheConfigKeys.WRITE_MIN_BLOCKS_DEFAULT, 1, 1 << 20);
     slowSources = new SlowSources(this::stragglers);
@@ -304,7 +305,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     try {
       String path = makeQualified(f).toUri().getPath();
-      if (writeExclusions.excludedBy(path) != null) {
+      if (exclusions.excludedBy(path) != null) {
         return hdfsOut; // a staging or task-attempt file: not worth a Manager call
       }
       WriteAdmission a = manager.admitWrite(path, 0);
@@ -385,8 +386,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (!pocacheEnabled) {
       return super.open(f, bufferSize);
     }
-    // Ask the Manager while the NameNode is asked for the block locations.
     String path = makeQualified(f).toUri().getPath();
+    if (exclusions.excludedBy(path) != null) {
+      return super.open(f, bufferSize); // a job's staging or history file: never cached, not worth a lookup
+    }
+    // Ask the Manager while the NameNode is asked for the block locations.
     boolean readerFills = readFillMaxBytes > 0;
     Future<DescriptorLookup> lookup;
     try {

@@ -69,7 +69,8 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     this.reservationId = reservationId;
     this.manager = manager;
     this.abandoned = abandoned;
-    // The first minBlocks - 1 blocks are held unencoded: a file that ends within them is not cached.
+    // The first minBlocks - 1 blocks are held unencoded (a file that ends within them costs a copy,
+    // not an encoding); whether the file is cached is decided at close (tooShortToCache).
     this.encoder = new ParityEncoder(d, parts, buffers, minBlocks - 1);
   }
 
@@ -137,6 +138,19 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     }
   }
 
+  /**
+   * Whether a replicated file of {@code length} bytes is too short to cache on write: with
+   * minBlocks above 1, shorter than min(minBlocks, k) full blocks. Its stripe is then
+   * incomplete, so none of its parity was final before close and nothing was uploaded; the
+   * parity would be a whole block for less than minBlocks blocks of data (a reducer's output
+   * of one block and a few records has a block of parity). A file of a full stripe or more
+   * is always cached; with minBlocks 1, every file is.
+   */
+  private boolean tooShortToCache(long length) {
+    return minBlocks > 1 && d.getLayout() != ParityDescriptor.Layout.STRIPED
+        && length < (long) Math.min(minBlocks, d.getK()) * d.getBlockSize();
+  }
+
   @Override
   public synchronized void close() throws IOException {
     if (closed) {
@@ -148,9 +162,10 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       return;
     }
     String notWorthIt = written == 0 ? "the file is empty" // a _SUCCESS marker, say
-        : encoder.within(written)
-            ? "a file of fewer than " + minBlocks + " blocks (" + PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY
-                + "): its parity would be nearly as large as the file"
+        : tooShortToCache(written)
+            ? "a file shorter than " + Math.min(minBlocks, d.getK()) + " blocks ("
+                + PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY + "): its parity, one block, would be more than 1/"
+                + Math.min(minBlocks, d.getK()) + " of the file"
         : null;
     if (notWorthIt != null) {
       // Hand the reservation back quietly; a short file may still be cached when it is read.

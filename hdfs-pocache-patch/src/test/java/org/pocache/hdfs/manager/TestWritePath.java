@@ -71,34 +71,71 @@ public class TestWritePath {
   }
 
   /**
-   * The parity of a one-block file is as large as the file: it is not cached on write
-   * (its bytes are held, not encoded), and is cached when read.
-   * A file that goes on into a second block is encoded from the held block and cached.
+   * A replicated file shorter than two blocks has a block of parity for less than two
+   * blocks of data: it is not cached on write (a file of one block and a few bytes, as a
+   * reducer's output often is, included), and is cached when read. A file of two full
+   * blocks is cached on write, its parity encoded from the held first block.
    */
   @Test
-  public void aOneBlockFileIsCachedWhenReadNotOnWrite() throws Exception {
+  public void filesShorterThanTwoBlocksAreCachedWhenReadNotOnWrite() throws Exception {
     try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
          ManagerClient m = c.client();
          PoCacheFileSystem fs = c.pocacheClient()) {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
       Path one = new Path("/write/one-block");
+      Path oneAndABit = new Path("/write/one-block-and-a-bit");
       Path two = new Path("/write/two-blocks");
       write(fs, one, ManagerCluster.BLOCK, 61, 10_007);
-      write(fs, two, ManagerCluster.BLOCK + 1, 62, 10_007);
+      write(fs, oneAndABit, ManagerCluster.BLOCK + 1, 63, 10_007);
+      write(fs, two, 2 * ManagerCluster.BLOCK, 62, 10_007);
       assertFalse(one + " cached on write", m.getDescriptor(one.toString()).hasParity());
+      assertFalse(oneAndABit + " cached on write", m.getDescriptor(oneAndABit.toString()).hasParity());
       ParityDescriptor d = m.getDescriptor(two.toString()).getParity();
       assertTrue(two + " not cached", d != null);
       assertTrue(c.assertParityMatchesIndependentEncoding(two, d) >= 1);
-      assertEquals(2, fs.cachedWrites());
-      assertEquals(1, fs.shortWrites());
+      assertEquals(3, fs.cachedWrites());
+      assertEquals(2, fs.shortWrites());
       assertEquals(0, fs.abandonedWrites());
-      byte[] buf = new byte[(int) ManagerCluster.BLOCK];
-      try (FSDataInputStream in = fs.open(one)) {
+      byte[] buf = new byte[(int) ManagerCluster.BLOCK + 1];
+      try (FSDataInputStream in = fs.open(oneAndABit)) {
         in.readFully(0, buf);
       }
-      assertEquals(-1, DataPattern.firstMismatch(61, 0, buf, 0, buf.length));
-      org.pocache.hdfs.PoCacheMiniCluster.awaitParity(m, one, 10_000); // the read filled it
-      assertTrue(c.assertParityMatchesIndependentEncoding(one, m.getDescriptor(one.toString()).getParity()) >= 1);
+      assertEquals(-1, DataPattern.firstMismatch(63, 0, buf, 0, buf.length));
+      org.pocache.hdfs.PoCacheMiniCluster.awaitParity(m, oneAndABit, 10_000); // the read filled it
+      assertTrue(c.assertParityMatchesIndependentEncoding(oneAndABit,
+          m.getDescriptor(oneAndABit.toString()).getParity()) >= 1);
+    }
+  }
+
+  /**
+   * A job's staging files (job.split, job.xml, ...) are left to HDFS: not cached on
+   * write, and read without a Manager lookup, so they are never admitted when read.
+   */
+  @Test
+  public void stagingFilesAreNeitherCachedOnWriteNorLookedUpOnRead() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path split = new Path("/user/alice/.staging/job_1_0001/job.split");
+      write(fs, split, 2 * ManagerCluster.BLOCK + 887, 64, 10_007);
+      assertEquals("a write under .staging asked the Manager", 0, fs.cachedWrites());
+      long lookups = m.getReport().getHits() + m.getReport().getMisses();
+      for (int r = 0; r < 2; r++) {
+        byte[] buf = new byte[887];
+        try (FSDataInputStream in = fs.open(split)) {
+          in.readFully(2 * ManagerCluster.BLOCK, buf);
+        }
+        assertEquals(-1, DataPattern.firstMismatch(64, 2 * ManagerCluster.BLOCK, buf, 0, buf.length));
+      }
+      assertEquals("reads under .staging asked the Manager", lookups,
+          m.getReport().getHits() + m.getReport().getMisses());
+      assertEquals(0, fs.proactiveOpens());
+      // A client configured otherwise that asks anyway is not admitted.
+      org.pocache.manager.protocol.DescriptorLookup asked = m.getDescriptor(split.toString(), true);
+      assertFalse(asked.hasParity());
+      assertFalse(asked.hasFill());
+      assertTrue(asked.getDecision(), asked.getDecision().contains(PoCacheConfigKeys.EXCLUDE_DIRS_KEY));
     }
   }
 

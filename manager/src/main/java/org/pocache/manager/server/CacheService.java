@@ -166,6 +166,13 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   public DescriptorLookup getDescriptor(String path, boolean readerFills) throws IOException {
     long t0 = System.nanoTime();
     FileInfo f = namespace.open(checkPath(path)); // the NameNode checks the caller's READ permission
+    String excludedBy = settings.exclusions.excludedBy(f.path != null ? f.path : path);
+    if (excludedBy != null) {
+      // Clients skip the lookup for these; one that asks anyway (another configuration) is not admitted.
+      metrics.lookup(System.nanoTime() - t0);
+      return new DescriptorLookup(null, "files under " + excludedBy + " directories are not cached ("
+          + PoCacheConfigKeys.EXCLUDE_DIRS_KEY + ")", null);
+    }
     boolean ready = redis.ready();
     CacheState.Lookup r = state.admitOnRead(f, planner.codeFor(f), readerFills, fills.canFill(f, ready), ready,
         redis.runIdForWrites());
@@ -212,10 +219,10 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       // paper 4.2 does, let four writers hold a 1 GiB cache and evict everything else.
       long size = expectedMaxBytes == 0 ? Math.min(settings.maxFileBytes, (long) code.k * f.blockSize)
           : expectedMaxBytes;
-      String excludedBy = settings.writeExclusions.excludedBy(at);
+      String excludedBy = settings.exclusions.excludedBy(at);
       Object reserved = !redis.ready() ? "the cache is unavailable (Redis down or the index is being rebuilt)"
-          : excludedBy != null ? "files under " + excludedBy + " directories are not cached on write ("
-              + PoCacheConfigKeys.WRITE_EXCLUDE_DIRS_KEY + ")"
+          : excludedBy != null ? "files under " + excludedBy + " directories are not cached ("
+              + PoCacheConfigKeys.EXCLUDE_DIRS_KEY + ")"
           : !code.cacheable ? code.why
           : f.complete ? path + " is not open for write"
           : size > settings.maxFileBytes ? "expected size " + size + " exceeds " + PoCacheConfigKeys.CACHE_MAX_FILE_KEY

@@ -22,7 +22,7 @@ import org.pocache.csac.Csac;
 import org.pocache.csac.policy.Policies;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.WriteExclusions;
+import org.pocache.manager.CacheExclusions;
 
 /** The Manager's settings, read and checked once from the configuration; immutable. */
 final class ManagerSettings {
@@ -35,7 +35,7 @@ final class ManagerSettings {
   final long capacityBytes;
   final long maxFileBytes;
   final long minFileBytes;
-  final WriteExclusions writeExclusions;
+  final CacheExclusions exclusions;
   final long reservationTtlMillis;
   final int prefetchCandidates;
   final double prefetchRatio;
@@ -64,7 +64,7 @@ final class ManagerSettings {
         PoCacheConfigKeys.CACHE_MAX_FILE_DEFAULT, 1, Long.MAX_VALUE);
     minFileBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.CACHE_MIN_FILE_KEY,
         PoCacheConfigKeys.CACHE_MIN_FILE_DEFAULT, 0, Long.MAX_VALUE);
-    writeExclusions = WriteExclusions.from(conf);
+    exclusions = CacheExclusions.from(conf);
     reservationTtlMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY,
         PoCacheConfigKeys.MANAGER_RESERVATION_TTL_DEFAULT, 1, Long.MAX_VALUE);
     prefetchCandidates = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CSAC_PREFETCH_CANDIDATES_KEY,

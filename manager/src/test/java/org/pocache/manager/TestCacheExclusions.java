@@ -23,18 +23,18 @@ import static org.junit.Assert.fail;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.Test;
 
-public class TestWriteExclusions {
-  private static WriteExclusions with(String value) {
+public class TestCacheExclusions {
+  private static CacheExclusions with(String value) {
     Configuration c = new Configuration(false);
     if (value != null) {
-      c.set(PoCacheConfigKeys.WRITE_EXCLUDE_DIRS_KEY, value);
+      c.set(PoCacheConfigKeys.EXCLUDE_DIRS_KEY, value);
     }
-    return WriteExclusions.from(c);
+    return CacheExclusions.from(c);
   }
 
   @Test
   public void stagingIsExcludedByDefaultTaskOutputsAreNot() {
-    WriteExclusions x = with(null);
+    CacheExclusions x = with(null);
     assertEquals(".staging", x.excludedBy("/tmp/hadoop-yarn/staging/alice/.staging/job_1_0001/job.jar"));
     assertNull(x.excludedBy("/out/_temporary/0/_temporary/attempt_1_m_000000_0/part-00000"));
     assertNull(x.excludedBy("/out/part-00000"));
@@ -45,7 +45,7 @@ public class TestWriteExclusions {
 
   @Test
   public void operatorsChooseTheNames() {
-    WriteExclusions x = with(" .staging , _temporary ");
+    CacheExclusions x = with(" .staging , _temporary ");
     assertEquals("_temporary", x.excludedBy("/out/_temporary/0/_temporary/attempt_1_m_000000_0/part-00000"));
     assertNull(x.excludedBy("/out/part-00000"));
     assertNull(with("").excludedBy("/a/.staging/b"));
@@ -57,8 +57,19 @@ public class TestWriteExclusions {
       with(".staging,/user/tmp");
       fail("a path was accepted as a directory name");
     } catch (IllegalArgumentException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains(PoCacheConfigKeys.WRITE_EXCLUDE_DIRS_KEY));
+      assertTrue(e.getMessage(), e.getMessage().contains(PoCacheConfigKeys.EXCLUDE_DIRS_KEY));
       assertTrue(e.getMessage(), e.getMessage().contains("/user/tmp"));
     }
+  }
+
+  @Test
+  public void theFormerKeyIsReadWhenTheNewOneIsNotSet() {
+    Configuration c = new Configuration(false);
+    c.set(PoCacheConfigKeys.DEPRECATED_WRITE_EXCLUDE_DIRS, "_temporary");
+    assertEquals("_temporary", CacheExclusions.from(c).excludedBy("/out/_temporary/part-0"));
+    assertNull(CacheExclusions.from(c).excludedBy("/a/.staging/b"));
+    c.set(PoCacheConfigKeys.EXCLUDE_DIRS_KEY, ".staging");
+    assertEquals("the current key wins", ".staging", CacheExclusions.from(c).excludedBy("/a/.staging/b"));
+    assertNull(CacheExclusions.from(c).excludedBy("/out/_temporary/part-0"));
   }
 }
