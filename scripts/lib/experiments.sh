@@ -61,13 +61,32 @@ ex_job() { # fsimpl, log, RunJar args...
   local t0 t1 jar=$1 prog=$2
   shift 2
   t0=$(date +%s%N)
+  # JSON job history (the same events as the default binary form) so that summarize.py can
+  # read every task's CPU and time without Hadoop on its path.
   if ! HADOOP_ROOT_LOGGER=INFO,console cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$jar" "$prog" \
-      -D fs.hdfs.impl="$fs" "$@" >"$log" 2>&1; then
+      -D fs.hdfs.impl="$fs" -D mapreduce.jobhistory.jhist.format=json "$@" >"$log" 2>&1; then
     tail -30 "$log" >&2
     die "experiment: job $prog failed; see $log"
   fi
   t1=$(date +%s%N)
   echo $(((t1 - t0) / 1000000))
+}
+
+# Copies the job history of the last job in a log to <log>.jhist: each task's CPU, GC and
+# times (the ApplicationMaster copies it to done_intermediate as the job ends).
+ex_fetch_history() { # log
+  local id t
+  id=$(grep -o 'Running job: job_[0-9_]*' "$1" | tail -1 | awk '{print $3}')
+  [[ -n "$id" ]] || return 0
+  for t in $(seq 1 20); do
+    if cl_hdfs dfs -D fs.hdfs.impl=$VANILLA_FS -cat "/tmp/hadoop-yarn/staging/history/done_intermediate/*/$id-*.jhist" \
+        >"$1.jhist" 2>/dev/null && [[ -s "$1.jhist" ]]; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  rm -f "$1.jhist"
+  say "experiment: no job history found for $id (per-task numbers of this run are left out)"
 }
 
 # Mean map-task time of the last job in a log, from the job's counters (ms).
@@ -204,6 +223,7 @@ ex_mapreduce() {
                 -outValue org.apache.hadoop.io.BytesWritable /ex/sort-in "$out") ;;
             terasort) ms=$(ex_job "$fs" "$log" "$ex" terasort /ex/tera-in "$out") ;;
           esac
+          ex_fetch_history "$log"
           local digest
           if [[ $j == terasort ]]; then
             cl_hdfs dfs -rm -r -f -skipTrash "$out-validate" >/dev/null 2>&1 || true
@@ -224,7 +244,7 @@ ex_mapreduce() {
     done
   done
   cl_straggler off >/dev/null
-  python3 "$POCACHE_HOME/scripts/lib/summarize.py" mapreduce "$rows" "$json" "$dns" "$factor" "$input" "$block"
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" mapreduce "$rows" "$json" "$dns" "$factor" "$input" "$block" "$work"
 }
 
 # Six 64 MiB files in 16 MiB blocks under /ex/reads, written through POCache (once).

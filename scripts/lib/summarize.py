@@ -9,6 +9,7 @@
   summarize.py demo-runs JSON DEMO_JSON...  (scripts/pocache demo --json runs, grouped by --protection)
   summarize.py demo-bench JSON DEMO_JSON... (scripts/pocache bench demo: each goal's ratio over the runs)
 """
+import os
 import json
 import statistics
 import sys
@@ -18,16 +19,52 @@ def stats(xs):
     return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "runs": xs}
 
 
-def mapreduce(rows_file, out, dn, factor, input_mib, block_mib):
+def job_history(path):
+    """Per task type of one job's JSON history: tasks, summed CPU and GC ms, median elapsed ms."""
+    started, done = {}, {}
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except (OSError, UnicodeDecodeError):  # missing, or the binary form
+        return None
+    for line in lines:
+        if not line.startswith('{"type"'):
+            continue
+        e = json.loads(line)
+        if "event" not in e:
+            continue  # the schema
+        ev = next(iter(e["event"].values()))
+        if e["type"] in ("MAP_ATTEMPT_STARTED", "REDUCE_ATTEMPT_STARTED"):
+            started[ev["attemptId"]] = ev["startTime"]
+        elif e["type"] in ("MAP_ATTEMPT_FINISHED", "REDUCE_ATTEMPT_FINISHED"):
+            kind = "map" if e["type"].startswith("MAP") else "reduce"
+            d = done.setdefault(kind, {"tasks": 0, "cpu_ms": 0, "gc_ms": 0, "elapsed_ms": []})
+            d["tasks"] += 1
+            d["elapsed_ms"].append(ev["finishTime"] - started.get(ev["attemptId"], ev["finishTime"]))
+            for g in ev["counters"]["groups"]:
+                for c in g["counts"]:
+                    if c["name"] == "CPU_MILLISECONDS":
+                        d["cpu_ms"] += c["value"]
+                    elif c["name"] == "GC_TIME_MILLIS":
+                        d["gc_ms"] += c["value"]
+    for d in done.values():
+        d["elapsed_ms"] = statistics.median(d["elapsed_ms"])
+    return done or None
+
+
+def mapreduce(rows_file, out, dn, factor, input_mib, block_mib, work=None):
     runs = {}
     maps = {}
+    tasks = {}
     order = []
     for line in open(rows_file):
-        job, state, mode, _r, ms, map_ms, _digest = line.split()
+        job, state, mode, r, ms, map_ms, _digest = line.split()
         if job not in order:
             order.append(job)
         runs.setdefault((job, state, mode), []).append(int(ms))
         maps.setdefault((job, state, mode), []).append(int(map_ms))
+        h = job_history(os.path.join(work, f"{job}-{state}-{mode}-{r}.log.jhist")) if work else None
+        if h:
+            tasks.setdefault((job, state, mode), []).append(h)
     rows = []
     print(f"{'job':10} {'straggler':10} {'vanilla ms':>22} {'pocache ms':>22} {'ratio':>6}  map task ms (v / p)")
     for job in order:
@@ -43,10 +80,25 @@ def mapreduce(rows_file, out, dn, factor, input_mib, block_mib):
             row[state] = {"vanilla_ms": sv, "pocache_ms": sp,
                           "vanilla_map_task_ms": stats(maps[(job, state, "vanilla")]),
                           "pocache_map_task_ms": stats(maps[(job, state, "pocache")])}
+            # Per task type, over the runs: medians of the tasks' summed CPU and of their median time.
+            for mode in ("vanilla", "pocache"):
+                for kind in ("map", "reduce"):
+                    hs = [h[kind] for h in tasks.get((job, state, mode), []) if kind in h]
+                    if hs:
+                        row[state][f"{mode}_{kind}_cpu_ms"] = stats([h["cpu_ms"] for h in hs])
+                        row[state][f"{mode}_{kind}_gc_ms"] = stats([h["gc_ms"] for h in hs])
+                        row[state][f"{mode}_{kind}_elapsed_ms"] = stats([h["elapsed_ms"] for h in hs])
             print(f"{job:10} {state:10} {sv['median']:8.0f} ({sv['min']:.0f}-{sv['max']:.0f}) "
                   f"{sp['median']:8.0f} ({sp['min']:.0f}-{sp['max']:.0f}) {ratio:6.3f}  "
                   f"{statistics.median(maps[(job, state, 'vanilla')]):.0f} / "
                   f"{statistics.median(maps[(job, state, 'pocache')]):.0f}")
+        for state in ("none", "straggler"):
+            r = row.get(state, {})
+            parts = [f"{kind} {r[f'vanilla_{kind}_cpu_ms']['median'] / 1000:.1f} / "
+                     f"{r[f'pocache_{kind}_cpu_ms']['median'] / 1000:.1f} s"
+                     for kind in ("map", "reduce") if f"vanilla_{kind}_cpu_ms" in r and f"pocache_{kind}_cpu_ms" in r]
+            if parts:
+                print(f"{job:10} {state:10} task CPU (stock / POCache, medians over runs): " + ", ".join(parts))
         rows.append(row)
     doc = {"experiment": "mapreduce", "straggler_datanode": dn, "straggler_factor": float(factor),
            "input_mib": int(input_mib), "block_mib": int(block_mib), "rows": rows}
@@ -135,8 +187,10 @@ def spark(rows_file, out, dn, factor, input_mib, block_mib, spark_version="3.3.4
 
 def pick_straggler(k="4"):
     """Reads `hdfs fsck -files -blocks -locations` on stdin; prints the DataNode index
-    (the <i> of 10.77.<i>.2) holding most blocks that are alone in their stripe (k
-    consecutive blocks of a file), i.e. the straggler m = 1 parity has most to mask."""
+    (the <i> of 10.77.<i>.2) holding most bytes in blocks that are alone in their stripe
+    (k consecutive blocks of a file), i.e. the straggler m = 1 parity has most to mask.
+    Bytes, not blocks: a file's short last block (a few KB) costs a reader next to nothing
+    even on a slow DataNode."""
     import re
     k = int(k)
     files, current = [], None
@@ -144,22 +198,26 @@ def pick_straggler(k="4"):
         if line.startswith("/") and " bytes" in line:
             current = []
             files.append(current)
+        length = re.search(r" len=(\d+)", line)
         for dn in re.findall(r"DatanodeInfoWithStorage\[\d+\.\d+\.(\d+)\.\d+", line):
             if current is not None:
-                current.append(int(dn))
+                current.append((int(dn), int(length.group(1)) if length else 0))
     held, rescuable = {}, {}
     for blocks in files:
         for s in range(0, len(blocks), k):
             stripe = blocks[s:s + k]
-            for dn in stripe:
-                held[dn] = held.get(dn, 0) + 1
-                if stripe.count(dn) == 1:
-                    rescuable[dn] = rescuable.get(dn, 0) + 1
+            dns = [dn for dn, _ in stripe]
+            for dn, n in stripe:
+                held[dn] = held.get(dn, 0) + n
+                if dns.count(dn) == 1:
+                    rescuable[dn] = rescuable.get(dn, 0) + n
     pool = rescuable or held
     best = max(sorted(pool), key=lambda dn: pool[dn]) if pool else 1
     print(best)
-    print(f"straggler DataNode {best}: holds {held.get(best, 0)} blocks, {rescuable.get(best, 0)} of them"
-          f" alone in their stripe (maskable by m = 1)", file=sys.stderr)
+    print(f"straggler DataNode {best}: holds {held.get(best, 0) / 1048576:.1f} MiB of the input,"
+          f" {rescuable.get(best, 0) / 1048576:.1f} MiB of it in blocks alone in their stripe (maskable by m = 1)",
+          file=sys.stderr)
+
 
 def stragglers(samples_file, out, dn, factor):
     """Samples: 'phase ms listed' lines; dn: the straggler's address (host, any port)."""

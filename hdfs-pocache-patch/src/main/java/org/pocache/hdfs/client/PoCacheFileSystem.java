@@ -282,7 +282,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return cachedWrites.get();
   }
 
-  /** Of those, the ones not cached because they ended with fewer than dfs.pocache.write.min.blocks blocks. */
+  /** Of those, the ones not cached because they were shorter than dfs.pocache.write.min.blocks full blocks. */
   public long shortWrites() {
     return shortWrites.get();
   }
@@ -797,7 +797,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (proactiveOpens.get() > 0 || cachedWrites.get() > 0 || fallbacks() > 0) {
       LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
-          + " skipped, {} failed Redis connects), {} cached writes ({} abandoned, {} left to reads: fewer than "
+          + " skipped, {} failed Redis connects), {} cached writes ({} abandoned, {} left to reads: shorter than "
           + writeMinBlocks + " blocks), {} reader fills",
           proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
           staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures.get(),

@@ -85,7 +85,7 @@ import org.pocache.cache.DaemonThreads;
  * (Spark's read the task thread's statistics) match HDFS's own.
  *
  * <p>All slot state is guarded by {@code lock}; the streamer writes a slot's bytes
- * outside the lock (it is the only writer of {@code Slot.buf}) and publishes them by
+ * outside the lock (it is the only writer of {@code Slot.pieces}) and publishes them by
  * raising {@code filled} under it.
  *
  * <p><b>Size.</b> One class because the streamer and the caller share the window of
@@ -96,6 +96,8 @@ final class SequentialReader implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SequentialReader.class);
   /** Bytes per stateful read of the streamer: the caller sees progress at this grain. */
   private static final int CHUNK = 128 << 10;
+  /** Size of the arrays a slot's bytes are kept in (far below half of G1's smallest region). */
+  static final int PIECE = CHUNK;
   /** The deadline before any subblock was timed (a new task JVM has no history). */
   private static final long FIRST_DEADLINE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   /** Late subblocks in a row after which the rest of their block is left to parity. */
@@ -176,11 +178,19 @@ final class SequentialReader implements Closeable {
     long g = -1;
     long start;
     int len;
-    byte[] buf;
-    /** Bytes of buf the streamer has written from the subblock's start. */
+    /**
+     * The streamed bytes, in pieces of {@link #PIECE} bytes: a 1 MiB array is humongous for
+     * G1 in a task's 512 MiB heap (half a region or more), and each humongous allocation in a
+     * heap filled by the map's sort buffer started a concurrent mark cycle.
+     */
+    byte[][] pieces;
+    /** Bytes the streamer has written from the subblock's start. */
     int filled;
     /** When the streamer began this slot (0: not yet). */
     long streamStart;
+    /** When the streamer's first read into this slot returned bytes (0: not yet), and how many it had then. */
+    long firstBytesAt;
+    int firstFilled;
     /** When the caller first waited for this slot (0: not yet). */
     long waitSince;
     /** The rebuilt subblock (pooled array), once a rebuild answered. */
@@ -285,7 +295,8 @@ final class SequentialReader implements Closeable {
         }
         if (slot.filled > within) {
           int n = Math.min(len, slot.filled - within);
-          sink.take(slot.buf, within, n);
+          n = Math.min(n, PIECE - within % PIECE); // up to the end of its piece
+          sink.take(slot.pieces[within / PIECE], within % PIECE, n);
           return n;
         }
         if (slot.error != null && (slot.rebuildFailed || !slot.rebuilding && !rescuable(slot))) {
@@ -345,14 +356,17 @@ final class SequentialReader implements Closeable {
       if (!late) {
         return deadline - waited;
       }
-      if (!times.timed() && slot.streamStart != 0 && slot.filled > 0) {
+      if (!times.timed()) {
         // No subblock timed yet (a new task's JVM): the first deadline is a guess, not this
-        // cluster's speed. Judge the subblock by its own progress: late once, at its rate so
-        // far, it would take factor x that guess, or it has taken that long already. A healthy
-        // DataNode slower than the guess is then streamed, not handed to parity for nothing.
+        // cluster's speed, and a cold JVM's first bytes of a block take a connection, a
+        // DataNode's block open and the JIT's warm-up. Judge the subblock by its own progress:
+        // late once it has waited factor x the guess, or sooner if, at the rate its bytes
+        // arrive after the first read, the whole subblock would take that long. A healthy
+        // DataNode slower than the guess, or slow to start, is then streamed, not handed to
+        // parity for nothing (each such rebuild cost a task a Redis connect and a block of
+        // parity checks and decoding when two in a row left the block to parity).
         long bar = (long) (deadlineFactor * deadline);
-        double projected = (double) (now - slot.streamStart) * slot.len / slot.filled;
-        if (projected < bar && waited < bar) {
+        if (waited < bar && !projectedLate(slot, now, bar)) {
           return Math.min(bar - waited, TimeUnit.MILLISECONDS.toNanos(20));
         }
       }
@@ -380,6 +394,30 @@ final class SequentialReader implements Closeable {
       }
     }
     return TimeUnit.MILLISECONDS.toNanos(50);
+  }
+
+  private void releasePieces(Slot s) {
+    if (s.pieces != null) {
+      for (byte[] b : s.pieces) {
+        buffers.release(b);
+      }
+      s.pieces = null;
+    }
+  }
+
+  /**
+   * Whether a slot's stream, at the rate its bytes arrive after its first read, takes
+   * {@code bar} or longer for the whole subblock: a DataNode that sends slowly, as opposed
+   * to one slow to send its first bytes to a cold JVM (which only waiting past the bar
+   * makes late). False until two reads have returned (no rate yet).
+   */
+  private static boolean projectedLate(Slot slot, long now, long bar) {
+    if (slot.streamStart == 0 || slot.firstBytesAt == 0 || slot.filled <= slot.firstFilled
+        || now <= slot.firstBytesAt) {
+      return false;
+    }
+    double nanosPerByte = (double) (now - slot.firstBytesAt) / (slot.filled - slot.firstFilled);
+    return nanosPerByte * slot.len >= bar;
   }
 
   /** Makes subblock g the window's first, keeping what is already read of the window's rest. */
@@ -432,6 +470,8 @@ final class SequentialReader implements Closeable {
     s.skipStream = false;
     s.filled = 0;
     s.streamStart = 0;
+    s.firstBytesAt = 0;
+    s.firstFilled = 0;
     s.waitSince = 0;
     s.error = null;
   }
@@ -448,8 +488,11 @@ final class SequentialReader implements Closeable {
     s.g = g;
     s.start = start;
     s.len = (int) Math.min(subblock, fileLength - start);
-    if (s.buf == null) {
-      s.buf = buffers.borrow(subblock);
+    if (s.pieces == null) {
+      s.pieces = new byte[(subblock + PIECE - 1) / PIECE][];
+      for (int i = 0; i < s.pieces.length; i++) {
+        s.pieces[i] = buffers.borrow(Math.min(PIECE, subblock - i * PIECE));
+      }
     }
     long block = blockOf(g);
     if (unrescuable.contains(block)) {
@@ -619,7 +662,7 @@ final class SequentialReader implements Closeable {
             stream.seek(at);
             streamPos = at;
           }
-          n = stream.read(slot.buf, from, want);
+          n = stream.read(slot.pieces[from / PIECE], from % PIECE, Math.min(want, PIECE - from % PIECE));
           if (n < 0) {
             throw new java.io.EOFException("end of file at " + at + ", expected " + fileLength + " bytes");
           }
@@ -640,6 +683,10 @@ final class SequentialReader implements Closeable {
             slot.skipStream = true; // until the caller decides (rebuild or throw)
           } else {
             slot.filled += n;
+            if (slot.firstBytesAt == 0 && n > 0) {
+              slot.firstBytesAt = System.nanoTime();
+              slot.firstFilled = slot.filled;
+            }
             if (slot.filled == slot.len) {
               long took = System.nanoTime() - slot.streamStart;
               SubblockAddress a = layout.locate(slot.start);
@@ -686,8 +733,7 @@ final class SequentialReader implements Closeable {
         streamer = null;
         if (closed) {
           for (Slot s : slots) {
-            buffers.release(s.buf);
-            s.buf = null;
+            releasePieces(s);
           }
         }
       }
@@ -762,8 +808,7 @@ final class SequentialReader implements Closeable {
       }
       if (streamer == null) {
         for (Slot s : slots) {
-          buffers.release(s.buf);
-          s.buf = null;
+          releasePieces(s);
         }
       }
       lock.notifyAll();

@@ -219,6 +219,29 @@ public class TestSequentialReads {
   }
 
   /**
+   * A new client (a task's JVM, nothing timed yet) whose DataNode takes 200 ms to send the
+   * first bytes of a block, past the 100 ms guess, and then serves at full speed streams
+   * the block: before any subblock is timed, a subblock without bytes is late only after
+   * factor x the guess, and one with bytes only if its bytes arrive too slowly. (Before,
+   * a subblock with no bytes was late at the guess: subblock 0 was rebuilt from parity,
+   * which in a task meant a Redis connect and parity checks for a healthy DataNode.)
+   */
+  @Test
+  public void aDataNodeSlowToStartABlockIsStreamedByANewClient() throws Exception {
+    Path p = new Path("/sequential/slow-start");
+    cachedFile(p, 29);
+    hdfs.throttle(0).setDelayPerRead(200);
+    try (FileSystem fresh = FileSystem.newInstance(fs.getUri(), new Configuration(fs.getConf()));
+        FSDataInputStream in = fresh.open(p)) {
+      readExactly(in, 29, 0, BLOCK, 4096);
+      java.util.Map<Long, Integer> decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
+      assertEquals("block 0 streamed: " + decoded, 0, (int) decoded.getOrDefault(0L, 0));
+    } finally {
+      hdfs.throttle(0).reset();
+    }
+  }
+
+  /**
    * The straggler list names the wrong DataNode: DataNode 1 is listed but healthy, and
    * DataNode 2, which nobody listed, takes 3 s for every read. Block 1 is left to parity
    * at first sight, and its rebuilds wait on DataNode 2; once a rebuild is late the
