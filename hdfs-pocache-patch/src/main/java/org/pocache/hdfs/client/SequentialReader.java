@@ -57,8 +57,9 @@ import org.pocache.cache.DaemonThreads;
  *       a rebuild of that subblock from the other k - 1 pieces and the parity races
  *       the stream, and the first to finish serves the caller. Before any subblock
  *       was timed (a task's new JVM) the deadline is a fixed guess; a subblock past it
- *       is late only if its own progress so far projects {@code factor} x the guess or
- *       more, so a healthy DataNode slower than the guess is not raced;</li>
+ *       is late only once it has waited a second ({@code COLD_BAR_NANOS}), or its bytes after
+ *       the first read arrive at a rate that takes that long, so a healthy DataNode slower
+ *       than the guess, or slow to start while the task's wave starts, is not raced;</li>
  *   <li>once {@value #TAKEOVER_AFTER} subblocks of a block in a row were late (or the
  *       stream failed), the rest of that block is rebuilt instead of streamed
  *       (rebuilds for the whole window in flight) and the streamer moves on to the
@@ -100,6 +101,16 @@ final class SequentialReader implements Closeable {
   static final int PIECE = CHUNK;
   /** The deadline before any subblock was timed (a new task JVM has no history). */
   private static final long FIRST_DEADLINE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  /**
+   * Before any subblock was timed, a subblock is late only after waiting at least this long
+   * (or factor x the first deadline, if longer), or when its bytes arrive too slowly: a task's
+   * JVM starts beside the other tasks of its wave, and while they start, its first subblock
+   * often takes a few hundred milliseconds from healthy DataNodes (no bytes for 340 ms, 128 KiB
+   * in 190 ms, measured in sort's map tasks on two shared cores).
+   */
+  private static final long COLD_BAR_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /** Bytes after a slot's first read from which its rate is judged before any subblock was timed. */
+  private static final int COLD_RATE_BYTES = 256 << 10;
   /** Late subblocks in a row after which the rest of their block is left to parity. */
   static final int TAKEOVER_AFTER = 2;
   /**
@@ -359,13 +370,14 @@ final class SequentialReader implements Closeable {
       if (!times.timed()) {
         // No subblock timed yet (a new task's JVM): the first deadline is a guess, not this
         // cluster's speed, and a cold JVM's first bytes of a block take a connection, a
-        // DataNode's block open and the JIT's warm-up. Judge the subblock by its own progress:
-        // late once it has waited factor x the guess, or sooner if, at the rate its bytes
-        // arrive after the first read, the whole subblock would take that long. A healthy
+        // DataNode's block open and the JIT's warm-up, on cores its wave's other tasks share.
+        // Judge the subblock by its own progress: late once it has waited the cold bar, or
+        // sooner if, at the rate its bytes arrive after the first read, the whole subblock
+        // would take that long. A healthy
         // DataNode slower than the guess, or slow to start, is then streamed, not handed to
         // parity for nothing (each such rebuild cost a task a Redis connect and a block of
         // parity checks and decoding when two in a row left the block to parity).
-        long bar = (long) (deadlineFactor * deadline);
+        long bar = Math.max((long) (deadlineFactor * deadline), COLD_BAR_NANOS);
         if (waited < bar && !projectedLate(slot, now, bar)) {
           return Math.min(bar - waited, TimeUnit.MILLISECONDS.toNanos(20));
         }
@@ -409,10 +421,12 @@ final class SequentialReader implements Closeable {
    * Whether a slot's stream, at the rate its bytes arrive after its first read, takes
    * {@code bar} or longer for the whole subblock: a DataNode that sends slowly, as opposed
    * to one slow to send its first bytes to a cold JVM (which only waiting past the bar
-   * makes late). False until two reads have returned (no rate yet).
+   * makes late). False until {@value #COLD_RATE_BYTES} bytes arrived after the first read:
+   * a cold JVM's first packets say more about its own start than about the DataNode.
    */
   private static boolean projectedLate(Slot slot, long now, long bar) {
-    if (slot.streamStart == 0 || slot.firstBytesAt == 0 || slot.filled <= slot.firstFilled
+    if (slot.streamStart == 0 || slot.firstBytesAt == 0
+        || slot.filled - slot.firstFilled < Math.min(COLD_RATE_BYTES, slot.len - slot.firstFilled)
         || now <= slot.firstBytesAt) {
       return false;
     }

@@ -222,7 +222,7 @@ public class TestSequentialReads {
    * A new client (a task's JVM, nothing timed yet) whose DataNode takes 200 ms to send the
    * first bytes of a block, past the 100 ms guess, and then serves at full speed streams
    * the block: before any subblock is timed, a subblock without bytes is late only after
-   * factor x the guess, and one with bytes only if its bytes arrive too slowly. (Before,
+   * a second (the cold bar), and one with bytes only if its bytes arrive too slowly. (Before,
    * a subblock with no bytes was late at the guess: subblock 0 was rebuilt from parity,
    * which in a task meant a Redis connect and parity checks for a healthy DataNode.)
    */
