@@ -110,7 +110,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Writes not cached because they ended with fewer blocks than that. */
   private final AtomicLong shortWrites = new AtomicLong();
   private Configuration conf;
-  private ManagerClient manager;
+  /**
+   * Made at the first open or create of a file that is not excluded ({@link #manager()}):
+   * an ApplicationMaster, a job client or a NodeManager's localizer that only touches
+   * staging files never loads the Manager's protocol (a few hundred classes, a connection).
+   */
+  private volatile ManagerClient manager;
+  private final Object managerLock = new Object();
+  private InetSocketAddress managerAddress;
+  private int managerTimeout;
   private volatile ParityStore store;
   private final Object storeLock = new Object();
   /** Until when a failed Redis connect stands (no new attempt before). */
@@ -181,21 +189,46 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         DaemonThreads.numbered("pocache-lookup"), new ThreadPoolExecutor.CallerRunsPolicy());
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
+    managerTimeout = timeout;
     try {
-      InetSocketAddress managerAddress = ManagerClient.connectAddress(conf, uri.getHost());
-      manager = new ManagerClient(managerAddress, conf, timeout);
-    } catch (IOException | RuntimeException | LinkageError e) {
-      // The Manager's client could not even be made (a Hadoop client this jar was not built
-      // for): this FileSystem is plain HDFS, and the job that asked for it runs.
-      fallbacks.incrementAndGet();
-      pocacheEnabled = false;
-      LOG.warn("POCache is off for this FileSystem: its Manager client could not start ({}); reads and writes"
-          + " use plain HDFS. {}", e.toString(), e instanceof LinkageError
-              ? "Install the POCache drop-in jar built for this Hadoop line (docs/operations.md, Troubleshooting)."
-              : "Check " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY + ".");
-      return;
+      managerAddress = ManagerClient.connectAddress(conf, uri.getHost());
+    } catch (RuntimeException | LinkageError e) {
+      managerUnavailable(e);
     }
-    stragglers(); // fetch the list now: a task's one open should already know the stragglers
+  }
+
+  /**
+   * The Manager's client, made on first use; null (and POCache off for this FileSystem)
+   * when it cannot be made. The first use also fetches the straggler list, before the
+   * open that needed the client reads anything.
+   */
+  private ManagerClient manager() {
+    ManagerClient m = manager;
+    if (m != null || !pocacheEnabled) {
+      return m;
+    }
+    synchronized (managerLock) {
+      if (manager == null && pocacheEnabled) {
+        try {
+          manager = new ManagerClient(managerAddress, conf, managerTimeout);
+        } catch (IOException | RuntimeException | LinkageError e) {
+          managerUnavailable(e);
+          return null;
+        }
+        refreshStragglers(manager); // a task's one open should already know the stragglers
+      }
+      return manager;
+    }
+  }
+
+  /** The Manager's client could not even be made (a Hadoop client this jar was not built for): plain HDFS. */
+  private void managerUnavailable(Throwable e) {
+    fallbacks.incrementAndGet();
+    pocacheEnabled = false;
+    LOG.warn("POCache is off for this FileSystem: its Manager client could not start ({}); reads and writes"
+        + " use plain HDFS. {}", e.toString(), e instanceof LinkageError
+            ? "Install the POCache drop-in jar built for this Hadoop line (docs/operations.md, Troubleshooting)."
+            : "Check " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY + ".");
   }
 
   /** Whether {@code dfs.pocache.enabled} was on when this FileSystem was initialized. */
@@ -205,7 +238,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Opens that fell back to plain HDFS because of a cache-side problem. */
   public long fallbacks() {
-    return fallbacks.get() + (manager == null ? 0 : manager.failedLookups());
+    ManagerClient m = manager;
+    return fallbacks.get() + (m == null ? 0 : m.failedLookups());
   }
 
   /**
@@ -224,12 +258,14 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Calls to the Manager it did not answer within the timeout. */
   public long managerCallsUnanswered() {
-    return manager == null ? 0 : manager.unansweredCalls();
+    ManagerClient m = manager;
+    return m == null ? 0 : m.unansweredCalls();
   }
 
   /** Calls not made because the Manager had not answered shortly before (see {@link ManagerClient}). */
   public long managerCallsSkipped() {
-    return manager == null ? 0 : manager.skippedCalls();
+    ManagerClient m = manager;
+    return m == null ? 0 : m.skippedCalls();
   }
 
   /** Read-pool threads busy now (piece reads, parity GETs, rebuilds; abandoned reads included). */
@@ -308,6 +344,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       if (exclusions.excludedBy(path) != null) {
         return hdfsOut; // a staging or task-attempt file: not worth a Manager call
       }
+      ManagerClient manager = manager();
+      if (manager == null) {
+        return hdfsOut;
+      }
       WriteAdmission a = manager.admitWrite(path, 0);
       if (!a.hasReservation()) {
         return hdfsOut;
@@ -368,7 +408,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       try {
         finishLater(() -> {
           try {
-            manager.forgetDeleted(path);
+            ManagerClient m = manager();
+            if (m != null) {
+              m.forgetDeleted(path);
+            }
           } catch (IOException | RuntimeException | LinkageError e) {
             LOG.debug("The Manager was not told of the delete of {} (its sweep will find it): {}", path,
                 e.toString());
@@ -389,6 +432,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     String path = makeQualified(f).toUri().getPath();
     if (exclusions.excludedBy(path) != null) {
       return super.open(f, bufferSize); // a job's staging or history file: never cached, not worth a lookup
+    }
+    ManagerClient manager = manager();
+    if (manager == null) {
+      return super.open(f, bufferSize);
     }
     // Ask the Manager while the NameNode is asked for the block locations.
     boolean readerFills = readFillMaxBytes > 0;
@@ -613,9 +660,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         pool.execute(() -> {
           try {
             reportLongReads();
-            stragglerList = new HashSet<>(manager.getStragglers().dataNodes);
-          } catch (IOException | RuntimeException | LinkageError e) {
-            stragglerList = Collections.emptySet(); // no Manager: no known stragglers, deadlines still apply
+            ManagerClient m = manager;
+            if (m != null) {
+              refreshStragglers(m);
+            }
           } finally {
             refreshing.set(false);
           }
@@ -625,6 +673,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       }
     }
     return stragglerList;
+  }
+
+  private void refreshStragglers(ManagerClient m) {
+    try {
+      stragglerList = new HashSet<>(m.getStragglers().dataNodes);
+    } catch (IOException | RuntimeException | LinkageError e) {
+      stragglerList = Collections.emptySet(); // no Manager: no known stragglers, deadlines still apply
+    }
+    stragglersAt = System.currentTimeMillis();
   }
 
   /**
@@ -637,12 +694,14 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (!slowSources.hasLongReads(System.nanoTime())) {
       return;
     }
-    List<ReadReport.Observation> seen = slowSources.drainObservations();
+    ManagerClient m = manager;
+    List<ReadReport.Observation> seen = m == null ? Collections.<ReadReport.Observation>emptyList()
+        : slowSources.drainObservations();
     if (seen.isEmpty()) {
       return;
     }
     try {
-      manager.reportRead(ReadReport.observationsOnly(seen));
+      m.reportRead(ReadReport.observationsOnly(seen));
     } catch (IOException | RuntimeException | LinkageError e) {
       LOG.debug("Observations of reads under way not delivered: {}", e.toString());
     }
