@@ -200,15 +200,18 @@ public class TestManagerCacheIndex {
     }
   }
 
-  /** Job staging files are not cached on write, whoever asks. */
+  /** Job staging files are not cached, on write or on read, whoever asks. */
   @Test
-  public void stagingFilesAreNotAdmittedOnWrite() throws Exception {
+  public void stagingFilesAreNotAdmitted() throws Exception {
     Path p = new Path("/index/excluded/.staging/job_1_0001/job.split");
     try (FSDataOutputStream out = cluster.hdfs.fs().create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
       WriteAdmission a = manager.admitWrite(p.toString(), 0);
       assertFalse(a.hasReservation());
-      assertTrue(a.getReason(), a.getReason().contains("not cached on write"));
+      assertTrue(a.getReason(), a.getReason().contains(org.pocache.manager.PoCacheConfigKeys.EXCLUDE_DIRS_KEY));
+      out.write(new byte[887]);
     }
+    DescriptorLookup r = manager.getDescriptor(p.toString(), true);
+    assertFalse(r.getDecision(), r.hasParity() || r.hasFill());
   }
 
   /**
