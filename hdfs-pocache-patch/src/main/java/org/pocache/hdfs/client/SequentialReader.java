@@ -425,7 +425,7 @@ final class SequentialReader implements Closeable {
    * a cold JVM's first packets say more about its own start than about the DataNode.
    */
   private static boolean projectedLate(Slot slot, long now, long bar) {
-    if (slot.streamStart == 0 || slot.firstBytesAt == 0
+    if (slot.streamStart == 0 || slot.firstBytesAt == 0 || slot.filled <= slot.firstFilled
         || slot.filled - slot.firstFilled < Math.min(COLD_RATE_BYTES, slot.len - slot.firstFilled)
         || now <= slot.firstBytesAt) {
       return false;
