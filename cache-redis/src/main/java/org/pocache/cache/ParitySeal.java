@@ -46,7 +46,6 @@ public final class ParitySeal {
   /** Length of a file key, and of a Manager secret at least. */
   public static final int KEY_BYTES = 32;
 
-  private static final SecureRandom RANDOM = new SecureRandom();
   private static final ThreadLocal<Cipher> GCM = ThreadLocal.withInitial(() -> newInstance("AES/GCM/NoPadding"));
   private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(() -> {
     try {
@@ -80,8 +79,8 @@ public final class ParitySeal {
     this.digests = null;
     this.substripesPerStripe = 0;
     this.m = 0;
-    if (fileKey == null) {
-      aesKey = null;
+    if (fileKey == null || protection != ParityProtection.PRIVACY) {
+      aesKey = null; // integrity needs no cipher key: a reader then loads no JCA provider
     } else {
       // A subkey for the cipher, so that the file key itself serves no second purpose.
       aesKey = new SecretKeySpec(hmac(fileKey, "POCache parity encryption"), "AES");
@@ -203,7 +202,7 @@ public final class ParitySeal {
   /** A fresh nonce for one value: 8 random bytes (the segment index follows in each segment's IV). */
   static void newNonce(byte[] value, int at) {
     byte[] n = new byte[8];
-    RANDOM.nextBytes(n);
+    Nonces.RANDOM.nextBytes(n);
     System.arraycopy(n, 0, value, at, 8);
   }
 
@@ -275,5 +274,10 @@ public final class ParitySeal {
   @Override
   public String toString() {
     return protection == ParityProtection.NONE ? "none" : protection + " (key " + keyId + ")";
+  }
+
+  /** Made at the first nonce, not when a reader loads this class. */
+  private static final class Nonces {
+    static final SecureRandom RANDOM = new SecureRandom();
   }
 }

@@ -69,26 +69,14 @@ public final class ParityValue {
   private static final int NONCE_AT = 44;
   /** Bytes of a value's digest (SHA-256, truncated), as the Manager records it at commit. */
   public static final int DIGEST_BYTES = 16;
-  private static final ThreadLocal<java.security.MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
-    try {
-      return java.security.MessageDigest.getInstance("SHA-256");
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("this JVM has no SHA-256", e);
-    }
-  });
-
   /** The digest of a stored value: the first {@link #DIGEST_BYTES} of its SHA-256. */
   public static byte[] digest(byte[] stored) {
     return digest(new byte[][] {stored});
   }
 
-  /** {@link #digest(byte[])} of a value held in consecutive pieces. */
+  /** {@link #digest(byte[])} of a value held in consecutive pieces (native SHA-256 where loaded). */
   public static byte[] digest(byte[][] stored) {
-    java.security.MessageDigest md = SHA256.get();
-    for (byte[] c : stored) {
-      md.update(c);
-    }
-    return java.util.Arrays.copyOf(md.digest(), DIGEST_BYTES);
+    return java.util.Arrays.copyOf(org.pocache.coder.Sha256.digest(stored), DIGEST_BYTES);
   }
 
   /** The stored bytes, in one array or in consecutive chunks (see {@link #decodeChunks}). */

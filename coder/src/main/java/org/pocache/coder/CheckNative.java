@@ -49,6 +49,7 @@ public final class CheckNative {
       out.println("isal:  false " + IsalNative.failure());
       out.println("coder: auto selects java (the pure-Java fallback, byte-identical output)");
     }
+    out.println("sha256: " + Sha256.implementation() + " (digests of parity values)");
     return strict && !IsalNative.isAvailable() ? 1 : 0;
   }
 }

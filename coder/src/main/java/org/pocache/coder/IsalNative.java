@@ -223,4 +223,14 @@ final class IsalNative {
   /** ec_encode_data_update: out[r] ^= M[r][column] * in. */
   static native void update(int len, int k, int rows, int column, ByteBuffer tables, Object inBase,
       int inOffset, Object[] outBases, int[] outOffsets);
+
+  /**
+   * The SHA-256 compression function over {@code blocks} whole 64-byte blocks of
+   * {@code data} from {@code offset}, updating the eight working words in {@code state}:
+   * with the processor's SHA extensions when it has them, unless {@code plainC}.
+   */
+  static native void sha256Blocks(int[] state, byte[] data, int offset, int blocks, boolean plainC);
+
+  /** Whether {@link #sha256Blocks} uses the processor's SHA extensions. */
+  static native boolean sha256Accelerated();
 }

@@ -79,6 +79,17 @@ public final class JniExercise {
         }
       }
     }
+    byte[] v = new byte[100_003];
+    r.nextBytes(v);
+    byte[][] parts = {java.util.Arrays.copyOf(v, 70), java.util.Arrays.copyOfRange(v, 70, v.length)};
+    try {
+      byte[] want = java.security.MessageDigest.getInstance("SHA-256").digest(v);
+      IsalNative.sha256Accelerated();
+      same(want, Sha256.nativeDigest(parts, false));
+      same(want, Sha256.nativeDigest(parts, true));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
     System.out.println("OK");
   }
 
