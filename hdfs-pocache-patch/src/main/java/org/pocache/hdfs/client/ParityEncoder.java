@@ -68,14 +68,6 @@ final class ParityEncoder {
   private final Parts parts;
   private ParityStore store;
   private ErasureCoder coder;
-  /**
-   * Data blocks of the first stripe held as they are instead of folded into parity, so
-   * that a file that ends within them costs a copy, not an encoding (0: none held).
-   */
-  private final int heldBlocks;
-  /** Held subblocks of the first stripe: [data index][substripe], with their lengths. */
-  private byte[][][] held;
-  private int[][] heldLength;
   /** Where accumulators come from and go back to once uploaded (1 MiB arrays are humongous for G1). */
   private final BufferPool buffers;
   private final int k;
@@ -114,14 +106,11 @@ final class ParityEncoder {
       public ErasureCoder coder() {
         return coder;
       }
-    }, buffers, 0);
+    }, buffers);
   }
 
-  /**
-   * An encoder that holds the first {@code heldBlocks} data blocks of a replicated file
-   * unencoded until the file goes past them.
-   */
-  ParityEncoder(ParityDescriptor d, Parts parts, BufferPool buffers, int heldBlocks) {
+  /** An encoder that reaches the store and the coder through {@code parts} at the first parity. */
+  ParityEncoder(ParityDescriptor d, Parts parts, BufferPool buffers) {
     this.d = d;
     this.parts = parts;
     this.buffers = buffers;
@@ -136,11 +125,6 @@ final class ParityEncoder {
           + ", subblock " + sub);
     }
     this.piece = new byte[sub];
-    this.heldBlocks = striped ? 0 : Math.max(0, Math.min(heldBlocks, k - 1));
-    if (this.heldBlocks > 0) {
-      held = new byte[this.heldBlocks][substripesPerBlock][];
-      heldLength = new int[this.heldBlocks][substripesPerBlock];
-    }
     this.seal = ParitySeals.of(d);
     this.header = ParityValue.headerBytes(k, seal);
     this.trailer = ParityValue.valueBytes(k, sub, seal) - header - sub;
@@ -221,33 +205,7 @@ final class ParityEncoder {
     long w = start % (block * k);
     int i = striped ? (int) (w % ((long) k * sub) / sub) : (int) (w / block);
     int j = striped ? (int) (w / ((long) k * sub)) : (int) (w % block / sub);
-    if (held != null) {
-      if (s == 0 && i < heldBlocks) {
-        byte[] copy = buffers.borrow(sub);
-        System.arraycopy(src, off, copy, 0, n);
-        java.util.Arrays.fill(copy, n, sub, (byte) 0); // a pooled array: a short piece is zero-padded
-        held[i][j] = copy;
-        heldLength[i][j] = n;
-        return;
-      }
-      foldHeld(); // the file went past the held blocks: encode them now, in order
-    }
     foldNow(s, i, j, src, off, n);
-  }
-
-  /** Encodes the held subblocks of the first stripe and releases them. */
-  private void foldHeld() throws IOException {
-    byte[][][] h = held;
-    held = null;
-    for (int i = 0; i < h.length; i++) {
-      for (int j = 0; j < substripesPerBlock; j++) {
-        if (h[i][j] != null) {
-          foldNow(0, i, j, h[i][j], 0, heldLength[i][j]);
-          buffers.release(h[i][j]);
-          h[i][j] = null;
-        }
-      }
-    }
   }
 
   private void foldNow(long s, int i, int j, byte[] src, int off, int n) throws IOException {
@@ -323,9 +281,6 @@ final class ParityEncoder {
     if (pieceFill > 0) {
       foldPiece(position - pieceFill);
     }
-    if (held != null) {
-      foldHeld();
-    }
     if (position > 0) { // an empty file has no stripes with data; its descriptor says so
       long s = (position - 1) / (block * k);
       if (s == stripe && parity != null) {
@@ -345,14 +300,6 @@ final class ParityEncoder {
 
   /** Drops the accumulators (caching abandoned); uploads under way return theirs when they end. */
   void discard() {
-    if (held != null) {
-      for (byte[][] blockHeld : held) {
-        for (byte[] b : blockHeld) {
-          buffers.release(b);
-        }
-      }
-      held = null;
-    }
     if (parity != null) {
       for (byte[][] substripe : parity) {
         if (substripe != null) {

@@ -44,6 +44,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.DFSStripedOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -107,6 +108,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private CacheExclusions exclusions;
   /** Replicated files are cached on write only with at least this many blocks. */
   private int writeMinBlocks;
+  private int codeK;
   /** Writes not cached because they ended with fewer blocks than that. */
   private final AtomicLong shortWrites = new AtomicLong();
   private Configuration conf;
@@ -178,6 +180,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     exclusions = CacheExclusions.from(conf);
     writeMinBlocks = PoCacheConfig.getInt(conf, PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY,
         PoCacheConfigKeys.WRITE_MIN_BLOCKS_DEFAULT, 1, 1 << 20);
+    // The Manager's k decides; this one (the same site files) only says when to ask it.
+    codeK = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32);
     slowSources = new SlowSources(this::stragglers);
     readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
         PoCacheConfigKeys.READ_FILL_MAX_DEFAULT, 0, Long.MAX_VALUE);
@@ -339,18 +343,44 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (!pocacheEnabled || cflags.contains(CreateFlag.APPEND)) {
       return hdfsOut;
     }
+    String path;
     try {
-      String path = makeQualified(f).toUri().getPath();
+      path = makeQualified(f).toUri().getPath();
       if (exclusions.excludedBy(path) != null) {
         return hdfsOut; // a staging or task-attempt file: not worth a Manager call
       }
+    } catch (RuntimeException | LinkageError e) {
+      fallbacks.incrementAndGet();
+      warnOnce(e instanceof LinkageError ? MISMATCHED_JAR : "POCache writes files without parity", e);
+      return hdfsOut;
+    }
+    // A replicated file is cached on write only from min(min.blocks, k) full blocks: the
+    // Manager is asked once it is longer than one block less than that (a _SUCCESS marker or
+    // a small output never asks). An erasure-coded file is asked about at once.
+    int ask = Math.min(writeMinBlocks, codeK) - 1;
+    if (ask > 0 && !(hdfsOut.getWrappedStream() instanceof DFSStripedOutputStream)) {
+      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, () -> admitWrite(path), ask * blockSize, buffers,
+          abandonedWrites, writeMinBlocks, shortWrites), null);
+    }
+    PoCacheOutputStream.Admitted a = admitWrite(path);
+    if (a == null) {
+      return hdfsOut;
+    }
+    // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
+    return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, a, buffers, abandonedWrites, writeMinBlocks,
+        shortWrites), null);
+  }
+
+  /** Asks the Manager to admit a file being written: null if it is not to be cached, whatever fails. */
+  private PoCacheOutputStream.Admitted admitWrite(String path) {
+    try {
       ManagerClient manager = manager();
       if (manager == null) {
-        return hdfsOut;
+        return null;
       }
       WriteAdmission a = manager.admitWrite(path, 0);
       if (!a.hasReservation()) {
-        return hdfsOut;
+        return null;
       }
       ParityDescriptor d = a.getReservation().getParity();
       long id = a.getReservation().getId();
@@ -359,7 +389,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         manager.abort(id, unusable);
         fallbacks.incrementAndGet();
         warnOnce("POCache writes files without parity", new IOException(unusable));
-        return hdfsOut;
+        return null;
       }
       // Redis and the coder are reached when the first parity is encoded: an empty file, or one
       // too short to cache on write, needs neither.
@@ -380,17 +410,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         }
       };
       cachedWrites.incrementAndGet();
-      // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
-      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, id, d, parts, buffers, manager,
-          abandonedWrites, writeMinBlocks, shortWrites), null);
+      return new PoCacheOutputStream.Admitted(id, d, parts, manager);
     } catch (IOException | RuntimeException | LinkageError e) {
       fallbacks.incrementAndGet();
       if (e instanceof LinkageError) {
         warnOnce(MISMATCHED_JAR, e);
       } else {
-        LOG.debug("POCache could not admit {}; writing it without parity: {}", f, e.toString());
+        LOG.debug("POCache could not admit {}; writing it without parity: {}", path, e.toString());
       }
-      return hdfsOut;
+      return null;
     }
   }
 

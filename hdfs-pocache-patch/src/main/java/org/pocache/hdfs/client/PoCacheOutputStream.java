@@ -17,6 +17,8 @@ package org.pocache.hdfs.client;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
@@ -35,6 +37,15 @@ import org.slf4j.LoggerFactory;
  * reservation. Memory per writer: m x block size for a replicated file, m + 1 cells
  * for an erasure-coded one (see {@link ParityEncoder}).
  *
+ * <p>A replicated file is cached on write only if it has at least min(min.blocks, k)
+ * full blocks ({@code dfs.pocache.write.min.blocks}). Until it has more than one block
+ * less than that, the Manager is not asked at all: the bytes written are held (in
+ * {@link #PIECE}-byte pieces) and the admission happens when the file goes past them,
+ * the held bytes then fed to the encoder first. A file that ends sooner (a _SUCCESS
+ * marker, a small job output) costs a copy and no Manager call, so a JVM that writes
+ * only such files (an ApplicationMaster committing a job) never loads the Manager's
+ * protocol.
+ *
  * <p>Any cache-side problem (Redis failing or too slow to keep the upload bound
  * without waiting, the Manager refusing the commit) abandons caching for this file
  * and releases the reservation; the HDFS write never fails or waits because of it.
@@ -43,35 +54,78 @@ import org.slf4j.LoggerFactory;
 final class PoCacheOutputStream extends OutputStream implements Syncable, StreamCapabilities {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheOutputStream.class);
   private static final long UPLOAD_WAIT_SECONDS = 60;
+  /** Held bytes go in arrays of this size (a block in one array would be humongous for G1). */
+  static final int PIECE = 128 << 10;
+
+  /** What an admission hands the stream: the reservation, its descriptor and where parity goes. */
+  static final class Admitted {
+    final long reservationId;
+    final ParityDescriptor d;
+    final ParityEncoder.Parts parts;
+    final ManagerClient manager;
+
+    Admitted(long reservationId, ParityDescriptor d, ParityEncoder.Parts parts, ManagerClient manager) {
+      this.reservationId = reservationId;
+      this.d = d;
+      this.parts = parts;
+      this.manager = manager;
+    }
+  }
+
+  /** Asks the Manager to admit the file: null if it is not to be cached (never throws). */
+  interface Admitter {
+    Admitted admit();
+  }
 
   private final OutputStream out;
   private final Syncable sync;
-  private final ParityDescriptor d;
-  private final long reservationId;
-  private final ManagerClient manager;
+  private final BufferPool buffers;
   private final AtomicLong abandoned;
   /** A replicated file of fewer blocks is not cached on write (dfs.pocache.write.min.blocks). */
   private final int minBlocks;
   /** Writes left uncached for that reason. */
   private final AtomicLong tooShort;
-  private final ParityEncoder encoder;
+  /** Until admitted: who admits, and the bytes up to which the file is held rather than admitted. */
+  private Admitter admitter;
+  private final long holdUpTo;
+  private final List<byte[]> held = new ArrayList<>();
+  private int lastPieceFill;
+  private ParityDescriptor d;
+  private long reservationId;
+  private ManagerClient manager;
+  private ParityEncoder encoder;
   private long written;
   private boolean caching = true;
   private boolean closed;
 
-  PoCacheOutputStream(OutputStream out, long reservationId, ParityDescriptor d, ParityEncoder.Parts parts,
-      BufferPool buffers, ManagerClient manager, AtomicLong abandoned, int minBlocks, AtomicLong tooShort) {
+  /** A file the Manager has admitted already. */
+  PoCacheOutputStream(OutputStream out, Admitted a, BufferPool buffers, AtomicLong abandoned, int minBlocks,
+      AtomicLong tooShort) {
+    this(out, null, 0, buffers, abandoned, minBlocks, tooShort);
+    start(a);
+  }
+
+  /**
+   * A file to be admitted once it is longer than {@code holdUpTo} bytes; until then it
+   * is only held.
+   */
+  PoCacheOutputStream(OutputStream out, Admitter admitter, long holdUpTo, BufferPool buffers, AtomicLong abandoned,
+      int minBlocks, AtomicLong tooShort) {
     this.out = out;
+    this.sync = out instanceof Syncable ? (Syncable) out : null;
+    this.admitter = admitter;
+    this.holdUpTo = holdUpTo;
+    this.buffers = buffers;
+    this.abandoned = abandoned;
     this.minBlocks = minBlocks;
     this.tooShort = tooShort;
-    this.sync = out instanceof Syncable ? (Syncable) out : null;
-    this.d = d;
-    this.reservationId = reservationId;
-    this.manager = manager;
-    this.abandoned = abandoned;
-    // The first minBlocks - 1 blocks are held unencoded (a file that ends within them costs a copy,
-    // not an encoding); whether the file is cached is decided at close (tooShortToCache).
-    this.encoder = new ParityEncoder(d, parts, buffers, minBlocks - 1);
+  }
+
+  private void start(Admitted a) {
+    this.d = a.d;
+    this.reservationId = a.reservationId;
+    this.manager = a.manager;
+    this.encoder = new ParityEncoder(a.d, a.parts, buffers);
   }
 
   @Override
@@ -86,11 +140,58 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     if (!caching) {
       return;
     }
+    if (admitter != null) {
+      if (written <= holdUpTo) {
+        hold(b, off, len);
+        return;
+      }
+      Admitter a = admitter;
+      admitter = null;
+      Admitted admitted = a.admit();
+      if (admitted == null) {
+        caching = false;
+        releaseHeld();
+        return;
+      }
+      start(admitted);
+      try {
+        for (int i = 0; i < held.size(); i++) {
+          encoder.feed(held.get(i), 0, i == held.size() - 1 ? lastPieceFill : PIECE);
+        }
+      } catch (RuntimeException | IOException | LinkageError e) {
+        releaseHeld();
+        abandon("encoding failed: " + e);
+        return;
+      }
+      releaseHeld();
+    }
     try {
       encoder.feed(b, off, len);
     } catch (RuntimeException | IOException | LinkageError e) { // the coder and Redis are reached here first
       abandon("encoding failed: " + e);
     }
+  }
+
+  /** Copies written bytes into the held pieces. */
+  private void hold(byte[] b, int off, int len) {
+    while (len > 0) {
+      if (held.isEmpty() || lastPieceFill == PIECE) {
+        held.add(buffers.borrow(PIECE));
+        lastPieceFill = 0;
+      }
+      int n = Math.min(len, PIECE - lastPieceFill);
+      System.arraycopy(b, off, held.get(held.size() - 1), lastPieceFill, n);
+      lastPieceFill += n;
+      off += n;
+      len -= n;
+    }
+  }
+
+  private void releaseHeld() {
+    for (byte[] p : held) {
+      buffers.release(p);
+    }
+    held.clear();
   }
 
   /** Stops caching this file; the Manager deletes whatever was uploaded. */
@@ -159,6 +260,15 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     closed = true;
     out.close(); // the file is complete in HDFS before anything else
     if (!caching) {
+      return;
+    }
+    if (admitter != null) { // never went past the held bytes: too short to cache on write
+      admitter = null;
+      caching = false;
+      releaseHeld();
+      if (written > 0) {
+        tooShort.incrementAndGet();
+      }
       return;
     }
     String notWorthIt = written == 0 ? "the file is empty" // a _SUCCESS marker, say

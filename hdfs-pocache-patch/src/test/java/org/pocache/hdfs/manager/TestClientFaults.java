@@ -320,8 +320,10 @@ public class TestClientFaults {
           readAndVerify(fs, p, 32);
         }
         for (int i = 0; i < 5; i++) {
-          try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(new Path("/faults/client/blackholed-" + i))) {
-            out.write(1);
+          // Past one block, so that the create asks the Manager (a shorter file never does).
+          try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(new Path("/faults/client/blackholed-" + i), true,
+              4096, (short) 1, ManagerCluster.BLOCK)) {
+            out.write(new byte[(int) ManagerCluster.BLOCK + 1]);
           }
         }
         System.out.println("blackholed Manager: " + fs.managerCallsUnanswered() + " calls timed out, "

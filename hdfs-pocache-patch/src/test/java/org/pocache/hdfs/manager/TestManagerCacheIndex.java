@@ -216,15 +216,15 @@ public class TestManagerCacheIndex {
 
   /**
    * An empty file (a job's _SUCCESS marker) is never cached: written through the
-   * client its reservation is handed back without counting as an abandoned write,
-   * a commit of it is refused, and reading it admits nothing.
+   * client it never reaches the Manager, a commit of it is refused, and reading it
+   * admits nothing.
    */
   @Test
   public void anEmptyFileIsNeverCached() throws Exception {
     Path viaClient = new Path("/index/empty/_SUCCESS");
     try (org.pocache.hdfs.client.PoCacheFileSystem fs = cluster.pocacheClient()) {
       fs.create(viaClient).close();
-      assertEquals(1, fs.cachedWrites()); // admitted on create: its size was not known then
+      assertEquals(0, fs.cachedWrites()); // the Manager is asked only once a file is past its first block
       assertEquals(0, fs.abandonedWrites());
       DescriptorLookup r = manager.getDescriptor(viaClient.toString(), true);
       assertFalse(r.getDecision(), r.hasParity() || r.hasFill());
