@@ -224,7 +224,8 @@ public final class PoCacheConfigKeys {
   /**
    * Replicated files are cached on write only when they are at least this many full blocks
    * long (at most k): below that their parity, one block per stripe, is more than 1/n of
-   * the file; shorter ones may be cached when read.
+   * the file; shorter ones may be cached when read. A writer asks the Manager only once
+   * the file is past one block less than that.
    */
   public static final String WRITE_MIN_BLOCKS_KEY = "dfs.pocache.write.min.blocks";
   public static final String WRITE_MIN_BLOCKS_DEFAULT = "2";
