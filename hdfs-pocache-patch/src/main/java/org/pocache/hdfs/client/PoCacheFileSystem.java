@@ -343,32 +343,31 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (!pocacheEnabled || cflags.contains(CreateFlag.APPEND)) {
       return hdfsOut;
     }
-    String path;
     try {
-      path = makeQualified(f).toUri().getPath();
+      String path = makeQualified(f).toUri().getPath();
       if (exclusions.excludedBy(path) != null) {
         return hdfsOut; // a staging or task-attempt file: not worth a Manager call
       }
+      // A replicated file is cached on write only from min(min.blocks, k) full blocks: the
+      // Manager is asked once it is longer than one block less than that (a _SUCCESS marker or
+      // a small output never asks). An erasure-coded file is asked about at once.
+      int ask = Math.min(writeMinBlocks, codeK) - 1;
+      if (ask > 0 && !(hdfsOut.getWrappedStream() instanceof DFSStripedOutputStream)) {
+        return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, () -> admitWrite(path), ask * blockSize,
+            buffers, abandonedWrites, writeMinBlocks, shortWrites), null);
+      }
+      PoCacheOutputStream.Admitted a = admitWrite(path);
+      if (a == null) {
+        return hdfsOut;
+      }
+      // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
+      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, a, buffers, abandonedWrites, writeMinBlocks,
+          shortWrites), null);
     } catch (RuntimeException | LinkageError e) {
       fallbacks.incrementAndGet();
       warnOnce(e instanceof LinkageError ? MISMATCHED_JAR : "POCache writes files without parity", e);
       return hdfsOut;
     }
-    // A replicated file is cached on write only from min(min.blocks, k) full blocks: the
-    // Manager is asked once it is longer than one block less than that (a _SUCCESS marker or
-    // a small output never asks). An erasure-coded file is asked about at once.
-    int ask = Math.min(writeMinBlocks, codeK) - 1;
-    if (ask > 0 && !(hdfsOut.getWrappedStream() instanceof DFSStripedOutputStream)) {
-      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, () -> admitWrite(path), ask * blockSize, buffers,
-          abandonedWrites, writeMinBlocks, shortWrites), null);
-    }
-    PoCacheOutputStream.Admitted a = admitWrite(path);
-    if (a == null) {
-      return hdfsOut;
-    }
-    // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
-    return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, a, buffers, abandonedWrites, writeMinBlocks,
-        shortWrites), null);
   }
 
   /** Asks the Manager to admit a file being written: null if it is not to be cached, whatever fails. */

@@ -125,7 +125,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     this.d = a.d;
     this.reservationId = a.reservationId;
     this.manager = a.manager;
-    this.encoder = new ParityEncoder(a.d, a.parts, buffers);
+    this.encoder = new ParityEncoder(a.d, a.parts, buffers); // may throw: the caller abandons
   }
 
   @Override
@@ -153,8 +153,8 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
         releaseHeld();
         return;
       }
-      start(admitted);
       try {
+        start(admitted);
         for (int i = 0; i < held.size(); i++) {
           encoder.feed(held.get(i), 0, i == held.size() - 1 ? lastPieceFill : PIECE);
         }
@@ -200,7 +200,9 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       return;
     }
     caching = false;
-    encoder.discard();
+    if (encoder != null) {
+      encoder.discard();
+    }
     abandoned.incrementAndGet();
     LOG.info("POCache stops caching the parity of {}: {}", d.getPath(), why);
     try {

@@ -60,11 +60,18 @@ import org.slf4j.LoggerFactory;
  * a straggler off the list and hand its readers back to it.
  *
  * <p>A DataNode its own heartbeats vouch for (its newest heartbeat, at most two
- * intervals old, was normal) is not listed on client reads alone. Clients see a busy
- * DataNode slow: five readers sharing one at full speed each get a fifth of it, and
+ * intervals old, was normal, and it sent at least {@value #VOUCH_RATIO} times the rate
+ * the clients that flagged it got) is not listed on client reads alone. Clients see a
+ * busy DataNode slow: five readers sharing one at full speed each get a fifth of it, and
  * to each of them it looks like a straggler. Its heartbeat measures what it sends in
- * all, network waits included, and tells busy from slow; where there is no fresh
- * heartbeat (no plugin, or one stuck behind a bad link) client reads stand alone.
+ * all, network waits included, and tells busy from slow. But a heartbeat measures what
+ * the DataNode's readers took as much as what it could send: when every DataNode serves
+ * readers slower than itself (MapReduce tasks that compute as fast as they read), a
+ * straggler's heartbeats, at its one reader's pace, look like its peers', are not
+ * flagged, and would vouch for it against the clients that wait on it; a DataNode that
+ * sends no faster than its slow clients receive is not busy, whatever its peers send.
+ * Where there is no fresh heartbeat (no plugin, or one stuck behind a bad link) client
+ * reads stand alone.
  */
 public final class StragglerMonitor {
   private static final Logger LOG = LoggerFactory.getLogger(StragglerMonitor.class);
@@ -87,6 +94,11 @@ public final class StragglerMonitor {
    * rates lists its DataNode at once, without waiting for a second one.
    */
   public static final double SEVERE_FRACTION = 0.2;
+  /**
+   * A heartbeat vouches against clients' slow views of its DataNode only if it sent at
+   * least this many times the rate of the newest client sample that flagged it.
+   */
+  public static final double VOUCH_RATIO = 2;
 
 
   private final StragglerDetector heartbeats;
@@ -143,7 +155,7 @@ public final class StragglerMonitor {
     }
     report(heartbeats, dataNode, bytesRead, serviceMillis, "heartbeat");
     if (bytesRead > 0 && serviceMillis > 0) {
-      judge(heartbeats, byHeartbeats, dataNode, true);
+      judge(heartbeats, byHeartbeats, dataNode, true, bytesRead / serviceMillis);
     }
   }
 
@@ -158,21 +170,22 @@ public final class StragglerMonitor {
     if (bytes >= MIN_CLIENT_SAMPLE_BYTES || bytes < 0 || !(millis >= 0)) {
       report(clientReads, dataNode, bytes, millis, "read report");
       if (millis > 0) {
-        judge(clientReads, byClientReads, dataNode, false);
+        judge(clientReads, byClientReads, dataNode, false, bytes / millis);
       }
     }
   }
 
   /**
-   * Counts a fresh sample of {@code dataNode} as flagged or not; with {@code severeLists},
-   * a flagged sample far below its peers ({@link #SEVERE_FRACTION}) lists it at once.
+   * Counts a fresh sample of {@code dataNode} (at {@code rate} bytes per ms) as flagged or
+   * not; with {@code severeLists}, a flagged sample far below its peers
+   * ({@link #SEVERE_FRACTION}) lists it at once.
    */
   private void judge(StragglerDetector detector, Map<String, Verdicts> verdicts, String dataNode,
-      boolean severeLists) {
+      boolean severeLists, double rate) {
     long now = clock.getAsLong();
     boolean flagged = detector.stragglers(now).contains(dataNode);
     boolean severe = flagged && severeLists && detector.rateOverPeers(dataNode, now) <= SEVERE_FRACTION;
-    verdicts.computeIfAbsent(dataNode, x -> new Verdicts()).add(flagged, severe, now, confirmationGapMillis);
+    verdicts.computeIfAbsent(dataNode, x -> new Verdicts()).add(flagged, severe, now, confirmationGapMillis, rate);
     LOG.debug("{} sample of {} {}", detector == heartbeats ? "Heartbeat" : "Client", dataNode,
         severe ? "flagged (severe)" : flagged ? "flagged" : "not flagged");
   }
@@ -197,9 +210,14 @@ public final class StragglerMonitor {
     /** When the last flagged sample that counted toward {@link #flaggedInRow} came. */
     private long lastCountedAt;
     private long lastClearedAt = Long.MIN_VALUE / 2;
+    /** Bytes per ms of the newest sample, and of the newest flagged one. */
+    private double lastRate;
+    private double lastFlaggedRate;
 
-    synchronized void add(boolean flagged, boolean severe, long now, long gap) {
+    synchronized void add(boolean flagged, boolean severe, long now, long gap, double rate) {
+      lastRate = rate;
       if (flagged) {
+        lastFlaggedRate = rate;
         clearedInRow = 0;
         if (severe) {
           flaggedInRow = CONFIRMATIONS;
@@ -218,9 +236,16 @@ public final class StragglerMonitor {
       }
     }
 
-    /** Whether its newest sample, at most {@code window} ms old, was normal and it is not listed. */
-    synchronized boolean vouches(long now, long window) {
-      return !listed && flaggedInRow == 0 && now - lastClearedAt <= window;
+    /**
+     * Whether its newest sample, at most {@code window} ms old, was normal, it is not listed,
+     * and that sample's rate was at least {@link #VOUCH_RATIO} times {@code slowRate}.
+     */
+    synchronized boolean vouches(long now, long window, double slowRate) {
+      return !listed && flaggedInRow == 0 && now - lastClearedAt <= window && lastRate >= VOUCH_RATIO * slowRate;
+    }
+
+    synchronized double lastFlaggedRate() {
+      return lastFlaggedRate;
     }
 
     synchronized boolean listed(long now, long ttl) {
@@ -250,9 +275,10 @@ public final class StragglerMonitor {
     Set<String> disk = listed(byHeartbeats, now);
     Set<String> seen = listed(byClientReads, now);
     for (Iterator<String> it = seen.iterator(); it.hasNext(); ) {
-      Verdicts own = byHeartbeats.get(it.next());
-      if (own != null && own.vouches(now, vouchMillis)) {
-        it.remove(); // busy, not slow: it serves at the others' pace, its clients share it
+      String dn = it.next();
+      Verdicts own = byHeartbeats.get(dn);
+      if (own != null && own.vouches(now, vouchMillis, byClientReads.get(dn).lastFlaggedRate())) {
+        it.remove(); // busy, not slow: it sends at the others' pace, its clients share it
       }
     }
     Set<String> both = new TreeSet<>(disk);

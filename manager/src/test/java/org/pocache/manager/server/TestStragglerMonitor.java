@@ -124,6 +124,32 @@ public class TestStragglerMonitor {
     assertEquals(Collections.singletonList("dn1"), m.getStragglers().dataNodes);
   }
 
+  /**
+   * When every DataNode's readers compute as fast as they read (MapReduce tasks), the
+   * heartbeats measure the readers: a straggler's, at its one reader's pace, looks like
+   * its peers' and is not flagged. It sends no faster than its clients get, so it does
+   * not vouch for itself against the clients that wait on it.
+   */
+  @Test
+  public void aDataNodeSendingAtItsSlowClientsPaceIsNotVouchedFor() throws IOException {
+    StragglerMonitor m = monitor();
+    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      now.addAndGet(GAP);
+      m.heartbeat("dn0", 8 * MIB, millisFor(1.0), 8);
+      m.heartbeat("dn1", 8 * MIB, millisFor(0.9), 8);
+      m.heartbeat("dn2", 8 * MIB, millisFor(0.8), 8); // the straggler, at the pace of slow consumers
+      m.heartbeat("dn3", 8 * MIB, millisFor(1.1), 8);
+      m.heartbeat("dn4", 8 * MIB, millisFor(0.95), 8);
+      m.observe("dn0", 8 * MIB, millisFor(8));
+      m.observe("dn1", 8 * MIB, millisFor(7.5));
+      m.observe("dn2", 8 * MIB, millisFor(0.8));
+      m.observe("dn3", 8 * MIB, millisFor(8.2));
+    }
+    assertEquals(Collections.emptyList(), m.getStragglers().byHeartbeats);
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().byClientReads);
+  }
+
   /** One heartbeat interval (3 s later) of five DataNodes, dn2 at {@code dn2Rate} MiB/s, the rest at 64. */
   private void interval(StragglerMonitor m, double dn2Rate) throws IOException {
     now.addAndGet(3000);
