@@ -880,11 +880,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   @Override
   public void close() throws IOException {
-    if (proactiveOpens.get() > 0 || cachedWrites.get() > 0 || fallbacks() > 0) {
+    if (proactiveOpens.get() > 0 || cachedWrites.get() > 0 || shortWrites.get() > 0 || fallbacks() > 0) {
       LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
-          + " skipped, {} failed Redis connects), {} cached writes ({} abandoned, {} left to reads: shorter than "
-          + writeMinBlocks + " blocks), {} reader fills",
+          + " skipped, {} failed Redis connects), {} cached writes ({} abandoned), {} writes left to reads (shorter"
+          + " than " + writeMinBlocks + " blocks), {} reader fills",
           proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
           staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures.get(),
               cachedWrites.get(),
