@@ -80,7 +80,7 @@ public final class ParitySeal {
     this.substripesPerStripe = 0;
     this.m = 0;
     if (fileKey == null || protection != ParityProtection.PRIVACY) {
-      aesKey = null; // integrity needs no cipher key: a reader then loads no JCA provider
+      aesKey = null; // integrity needs no cipher key: no HMAC at every open of a cached file
     } else {
       // A subkey for the cipher, so that the file key itself serves no second purpose.
       aesKey = new SecretKeySpec(hmac(fileKey, "POCache parity encryption"), "AES");

@@ -431,7 +431,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   public boolean delete(Path f, boolean recursive) throws IOException {
     String path = makeQualified(f).toUri().getPath();
     boolean deleted = super.delete(f, recursive);
-    if (deleted && pocacheEnabled) {
+    // Everything under an excluded directory is never cached: nothing for the Manager to drop.
+    if (deleted && pocacheEnabled && exclusions.excludedBy(path) == null) {
       try {
         finishLater(() -> {
           try {

@@ -35,16 +35,15 @@ import org.slf4j.LoggerFactory;
  * it is final). {@link #close()} closes the HDFS file first, then uploads what the
  * last (possibly short) stripe has, waits for the uploads and commits the
  * reservation. Memory per writer: m x block size for a replicated file, m + 1 cells
- * for an erasure-coded one (see {@link ParityEncoder}).
+ * for an erasure-coded one (see {@link ParityEncoder}); before admission, the held bytes
+ * below (up to min(min.blocks, k) - 1 blocks, whether or not the Manager will admit it).
  *
  * <p>A replicated file is cached on write only if it has at least min(min.blocks, k)
  * full blocks ({@code dfs.pocache.write.min.blocks}). Until it has more than one block
  * less than that, the Manager is not asked at all: the bytes written are held (in
  * {@link #PIECE}-byte pieces) and the admission happens when the file goes past them,
  * the held bytes then fed to the encoder first. A file that ends sooner (a _SUCCESS
- * marker, a small job output) costs a copy and no Manager call, so a JVM that writes
- * only such files (an ApplicationMaster committing a job) never loads the Manager's
- * protocol.
+ * marker, a small job output) costs a copy and no Manager call.
  *
  * <p>Any cache-side problem (Redis failing or too slow to keep the upload bound
  * without waiting, the Manager refusing the commit) abandons caching for this file
