@@ -114,7 +114,8 @@ cl_write_conf() { # pocache on|off, datanodes
   if [[ $pocache == on ]]; then
     # Step 2: clients. Step 3: the NameNode and DataNode plugins. Step 4: the switch and Redis.
     fsimpl=("fs.hdfs.impl=org.pocache.hdfs.client.PoCacheFileSystem")
-    nnplug=("dfs.namenode.plugins=org.pocache.hdfs.namenode.PoCacheNameNodePlugin")
+    nnplug=("dfs.namenode.plugins=org.pocache.hdfs.namenode.PoCacheNameNodePlugin"
+      "dfs.block.replicator.classname=org.pocache.hdfs.namenode.StripePlacementPolicy")
     dnplug=("dfs.datanode.plugins=org.pocache.hdfs.datanode.PoCacheDataNodePlugin")
     keys=("dfs.pocache.enabled=true" "dfs.pocache.redis.hosts=127.0.0.1:$CL_REDIS_PORT")
     # The Manager's parity secret (docs/security.md): kept across restarts, readable by its owner only.

@@ -74,6 +74,16 @@ out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
 [[ "$out" =~ Files\ cached:\ +1 ]] && ok "the write was cached" || fail "not cached on write: $out"
 "$POCACHE" cluster hdfs dfs -cat /data >"$tmp/back" 2>/dev/null
 cmp -s "$tmp/data" "$tmp/back" && ok "hdfs dfs -cat reads the same bytes" || fail "-cat returned other bytes"
+# README step 3's placement: with 3 DataNodes, every 3 consecutive blocks of /data on 3 of them.
+grep -q "POCache stripe placement: a new block avoids" "$logs/namenode.log" \
+  && ok "the NameNode places blocks by stripe (hdfs-site.xml)" || fail "no stripe placement in the NameNode's log"
+locs=$("$POCACHE" cluster hdfs fsck /data -files -blocks -locations 2>/dev/null \
+  | sed -n 's/.*DatanodeInfoWithStorage\[\([0-9.]*:[0-9]*\),.*/\1/p' | tr '\n' ' ')
+python3 - "$locs" <<'PY' && ok "every 3 consecutive blocks on 3 DataNodes: $locs" || fail "stripe placement: $locs"
+import sys
+b = sys.argv[1].split()
+sys.exit(0 if len(b) == 8 and all(len(set(b[i:i + 3])) == len(b[i:i + 3]) for i in range(len(b))) else 1)
+PY
 out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
 [[ "$out" =~ Hits:\ +[1-9] ]] && ok "the read was a cache hit" || fail "no hit recorded: $out"
 
