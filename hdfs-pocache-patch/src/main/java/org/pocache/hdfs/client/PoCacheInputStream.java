@@ -370,8 +370,9 @@ final class PoCacheInputStream extends FSInputStream
     return outcome;
   }
 
+  /** Synchronized as HDFS's stream's is: a read in progress ends before the reader's buffers go back to the pool. */
   @Override
-  public void close() throws IOException {
+  public synchronized void close() throws IOException {
     if (closed) {
       return;
     }

@@ -50,8 +50,13 @@ public final class ClientProtocolNamespace implements Namespace {
     ClientProtocol namenode() throws IOException;
   }
 
+  /** The current full path of an inode, or null if it cannot be told (a standalone Manager). */
+  public interface PathOfId {
+    String path(long fileId);
+  }
   private final Caller caller;
   private final java.util.function.BooleanSupplier running;
+  private final PathOfId pathOfId;
 
   public ClientProtocolNamespace(Caller caller) {
     this(caller, () -> true);
@@ -59,8 +64,17 @@ public final class ClientProtocolNamespace implements Namespace {
 
   /** @param running false once the NameNode behind {@code caller} is shutting down */
   public ClientProtocolNamespace(Caller caller, java.util.function.BooleanSupplier running) {
+    this(caller, running, id -> null);
+  }
+
+  /**
+   * @param pathOfId tells a file's path from its inode id (the NameNode's own namespace, in
+   *     process), asked only after the caller was allowed to see the file by id
+   */
+  public ClientProtocolNamespace(Caller caller, java.util.function.BooleanSupplier running, PathOfId pathOfId) {
     this.caller = caller;
     this.running = running;
+    this.pathOfId = pathOfId;
   }
 
   @Override
@@ -121,7 +135,17 @@ public final class ClientProtocolNamespace implements Namespace {
     if (fileId <= 0) {
       throw new IllegalArgumentException("file id must be > 0, got " + fileId);
     }
-    return lookup("/.reserved/.inodes/" + fileId, null);
+    FileInfo f = lookup("/.reserved/.inodes/" + fileId, null);
+    if (f == null) {
+      return null;
+    }
+    String path;
+    try {
+      path = pathOfId.path(fileId);
+    } catch (RuntimeException | LinkageError e) {
+      path = null; // a NameNode whose internals differ: the path stays unknown, as standalone
+    }
+    return path == null ? f : f.withPath(path);
   }
 
   private FileInfo lookup(String src, String path) throws IOException {

@@ -54,10 +54,25 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
       SecretManager<? extends TokenIdentifier> tokens =
           org.apache.hadoop.security.UserGroupInformation.isSecurityEnabled() ? delegationTokens(nn) : null;
       manager = Manager.start(conf, new ClientProtocolNamespace(nn::getRpcServer,
-          () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning()), tokens);
+          () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning(), id -> pathOf(nn, id)), tokens);
       LOG.info("POCache Manager listening on {}", manager.address());
     } catch (Throwable t) {
       LOG.error("POCache Manager failed to start; the NameNode continues without it", t);
+    }
+  }
+
+  /** The inode's full path, from the NameNode's directory under its read lock; null if it is gone. */
+  private static String pathOf(NameNode nn, long id) {
+    org.apache.hadoop.hdfs.server.namenode.FSNamesystem fsn = nn.getNamesystem();
+    if (fsn == null) {
+      return null;
+    }
+    fsn.readLock();
+    try {
+      org.apache.hadoop.hdfs.server.namenode.INode inode = fsn.getFSDirectory().getInode(id);
+      return inode == null ? null : inode.getFullPathName();
+    } finally {
+      fsn.readUnlock();
     }
   }
 

@@ -114,6 +114,29 @@ public class TestSequentialReads {
     return n;
   }
 
+  /** Record-sized reads (TeraSort's are 100 bytes) and seeks back and forth, byte for byte. */
+  @Test
+  public void smallReadsAndSeeksReturnTheFilesBytes() throws Exception {
+    Path p = new Path("/sequential/small");
+    cachedFile(p, 23);
+    try (FSDataInputStream in = fs.open(p)) {
+      assertTrue(in.getWrappedStream() instanceof PoCacheInputStream);
+      readExactly(in, 23, 0, BLOCK + BLOCK / 2, 100);
+      long back = BLOCK + BLOCK / 2 - 50_000;
+      in.seek(back);
+      readExactly(in, 23, back, 60_000, 7);
+      assertEquals(back + 60_000, in.getPos());
+      int one = in.read();
+      byte[] expected = new byte[1];
+      DataPattern.fill(23, back + 60_000, expected, 0, 1);
+      assertEquals(expected[0] & 0xff, one);
+      long ahead = 3 * BLOCK + 12_345;
+      in.seek(ahead);
+      readExactly(in, 23, ahead, BLOCK - 12_345, 100);
+      assertEquals(-1, in.read(new byte[100], 0, 100));
+    }
+  }
+
   @Test
   public void readsCountInTheCallersStatisticsAsHdfsReadsDo() throws Exception {
     Path p = new Path("/sequential/stats");

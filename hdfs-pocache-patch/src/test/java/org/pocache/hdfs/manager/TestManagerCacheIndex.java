@@ -29,6 +29,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -260,6 +261,19 @@ public class TestManagerCacheIndex {
         return false;
       }
     }, 20, 10_000);
+  }
+
+  /** An admin listing shows a renamed file under its new name before anyone has read it. */
+  @Test
+  public void aListingFollowsRenamesNotYetRead() throws Exception {
+    Path copying = new Path("/index/listed/data._COPYING_");
+    Path p = new Path("/index/listed/data");
+    cluster.writeCached(manager, copying, FILE, 4);
+    assertTrue(cluster.hdfs.fs().rename(copying, p));
+    List<ParityDescriptor> listed = manager.listCached("/index/listed", 10).getDescriptors();
+    assertEquals(1, listed.size());
+    assertEquals(p.toString(), listed.get(0).getPath());
+    assertEquals(0, manager.listCached(copying.toString(), 10).getDescriptors().size());
   }
 
   /** Parity follows a rename (hdfs dfs -put writes x._COPYING_); the index shows the new name once it is read. */

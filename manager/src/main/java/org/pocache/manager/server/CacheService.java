@@ -401,6 +401,20 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be > 0, got " + limit);
     }
+    // Paths follow renames when the NameNode next answers for a file; a listing asks it
+    // for each cached file first, so that a file put as x._COPYING_ and renamed to x (as
+    // hdfs dfs -put does) is listed as x before anyone has read it.
+    for (long id : state.cachedIds()) {
+      FileInfo f;
+      try {
+        f = namespace.byId(id); // as the admin: a file it cannot see keeps its last known path
+      } catch (IOException e) {
+        continue;
+      }
+      if (f != null) {
+        state.dropIfStale(id, f);
+      }
+    }
     List<ParityDescriptor> out = state.list(pathPrefix == null || pathPrefix.equals("/") ? "" : pathPrefix);
     out.sort(Comparator.comparing(ParityDescriptor::getPath));
     boolean truncated = out.size() > limit;

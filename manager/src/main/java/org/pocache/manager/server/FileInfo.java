@@ -63,6 +63,12 @@ public final class FileInfo {
     this.blocksDigest = blocksDigest;
   }
 
+  /** The same file under {@code newPath} (its path as the NameNode knows it now). */
+  public FileInfo withPath(String newPath) {
+    return new FileInfo(id, newPath, length, modificationTime, blockSize, ecDataUnits, ecCellSize, complete,
+        dataNodes, blocksDigest, encrypted);
+  }
+
   public boolean striped() {
     return ecDataUnits > 0;
   }
