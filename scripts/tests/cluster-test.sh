@@ -72,6 +72,9 @@ head -c $((8 << 20)) /dev/urandom >"$tmp/data"
 "$POCACHE" cluster hdfs dfs -D dfs.blocksize=1048576 -put "$tmp/data" /data >/dev/null 2>&1 || fail "put"
 out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
 [[ "$out" =~ Files\ cached:\ +1 ]] && ok "the write was cached" || fail "not cached on write: $out"
+# -put wrote /data._COPYING_ and renamed it; the listing names the file as it is now.
+out=$("$POCACHE" cluster jar "$jar" -ls /data 2>&1)
+[[ "$out" == *"CACHED "*" /data" ]] && ok "-ls lists the put file under its final name" || fail "-ls /data: $out"
 "$POCACHE" cluster hdfs dfs -cat /data >"$tmp/back" 2>/dev/null
 cmp -s "$tmp/data" "$tmp/back" && ok "hdfs dfs -cat reads the same bytes" || fail "-cat returned other bytes"
 # README step 3's placement: with 3 DataNodes, every 3 consecutive blocks of /data on 3 of them.
