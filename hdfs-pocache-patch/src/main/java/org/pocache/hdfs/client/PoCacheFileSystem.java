@@ -879,9 +879,24 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
   }
 
+  /**
+   * Whether this is the JVM's shutdown and log4j has already been shut down: a YARN task
+   * (YarnChild) shuts log4j down before the FileSystem cache closes its file systems, and a
+   * line logged then only makes log4j print "No appenders could be found" to the task's stderr.
+   */
+  private static boolean loggingShutDown() {
+    try {
+      return org.apache.hadoop.util.ShutdownHookManager.get().isShutdownInProgress()
+          && !org.apache.log4j.LogManager.getRootLogger().getAllAppenders().hasMoreElements();
+    } catch (RuntimeException | LinkageError e) {
+      return false; // no log4j 1 here (a shaded client logging through another backend)
+    }
+  }
+
   @Override
   public void close() throws IOException {
-    if (proactiveOpens.get() > 0 || cachedWrites.get() > 0 || shortWrites.get() > 0 || fallbacks() > 0) {
+    if ((proactiveOpens.get() > 0 || cachedWrites.get() > 0 || shortWrites.get() > 0 || fallbacks() > 0)
+        && !loggingShutDown()) {
       LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
           + " skipped, {} failed Redis connects), {} cached writes ({} abandoned), {} writes left to reads (shorter"
