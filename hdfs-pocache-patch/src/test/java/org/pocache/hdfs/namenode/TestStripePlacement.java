@@ -55,6 +55,8 @@ public class TestStripePlacement {
       Path p = new Path("/stripes/f0");
       write(hdfs.fs(), p, 12 * BLOCK, (short) 1, 99);
       assertEquals(0, repeatsWithinWindows(hdfs.dataNodesOfBlocks(p), K));
+      assertTrue(policy(hdfs).steeredBlocks() > 0);
+      assertEquals(0, policy(hdfs).relaxedBlocks());
     }
   }
 
@@ -82,6 +84,7 @@ public class TestStripePlacement {
       assertArrayEquals(data, read(hdfs.fs(), p, data.length));
       // With three DataNodes, every three consecutive blocks still differ.
       assertEquals(0, repeatsWithinWindows(hdfs.dataNodesOfBlocks(p), 3));
+      assertTrue("three DataNodes cannot keep four blocks apart", policy(hdfs).relaxedBlocks() > 0);
       Path q = new Path("/few/replicated");
       data = write(hdfs.fs(), q, 6 * BLOCK, (short) 3, 2);
       List<int[]> blocks = hdfs.awaitReplication(q, 3);
@@ -90,6 +93,10 @@ public class TestStripePlacement {
       }
       assertArrayEquals(data, read(hdfs.fs(), q, data.length));
     }
+  }
+
+  private static StripePlacementPolicy policy(MiniHdfs hdfs) {
+    return (StripePlacementPolicy) hdfs.cluster().getNamesystem().getBlockManager().getBlockPlacementPolicy();
   }
 
   private static MiniHdfs cluster(int dataNodes, boolean enabled) throws IOException {
