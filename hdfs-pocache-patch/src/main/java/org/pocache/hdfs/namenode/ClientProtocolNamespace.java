@@ -69,7 +69,7 @@ public final class ClientProtocolNamespace implements Namespace {
 
   /**
    * @param pathOfId tells a file's path from its inode id (the NameNode's own namespace, in
-   *     process), asked only after the caller was allowed to see the file by id
+   *     process); byId asks it only after the caller was allowed to see the file
    */
   public ClientProtocolNamespace(Caller caller, java.util.function.BooleanSupplier running, PathOfId pathOfId) {
     this.caller = caller;
@@ -139,13 +139,17 @@ public final class ClientProtocolNamespace implements Namespace {
     if (f == null) {
       return null;
     }
-    String path;
-    try {
-      path = pathOfId.path(fileId);
-    } catch (RuntimeException | LinkageError e) {
-      path = null; // a NameNode whose internals differ: the path stays unknown, as standalone
-    }
+    String path = pathOf(fileId); // asked once the caller was allowed to see the file
     return path == null ? f : f.withPath(path);
+  }
+
+  @Override
+  public String pathOf(long fileId) {
+    try {
+      return pathOfId.path(fileId);
+    } catch (RuntimeException | LinkageError e) {
+      return null; // a NameNode whose internals differ: the path stays unknown, as standalone
+    }
   }
 
   private FileInfo lookup(String src, String path) throws IOException {

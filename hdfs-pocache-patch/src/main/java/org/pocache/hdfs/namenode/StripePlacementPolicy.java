@@ -79,9 +79,15 @@ public class StripePlacementPolicy extends BlockPlacementPolicyDefault implement
   @Override
   public void setConf(Configuration conf) {
     this.conf = conf;
-    enabled = PoCacheConfig.isEnabled(conf);
-    int k = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32);
-    window = k - 1;
+    try {
+      window = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32) - 1;
+      enabled = PoCacheConfig.isEnabled(conf);
+    } catch (IllegalArgumentException e) {
+      // As the Manager's plugin: a malformed key leaves HDFS running, here with its own placement.
+      enabled = false;
+      LOG.error("POCache stripe placement is off, blocks are placed by HDFS's default policy: {}", e.getMessage());
+      return;
+    }
     LOG.info(enabled
         ? "POCache stripe placement: a new block avoids the DataNodes of its file's previous " + window + " blocks"
         : "POCache is disabled; stripe placement places blocks as HDFS's default policy");

@@ -95,6 +95,27 @@ public class TestStripePlacement {
     }
   }
 
+  /** A malformed key is named in the NameNode's log; the NameNode starts and places blocks as HDFS does. */
+  @Test
+  public void aMalformedCodeLeavesPlacementToHdfs() throws Exception {
+    org.apache.hadoop.test.GenericTestUtils.LogCapturer log =
+        org.apache.hadoop.test.GenericTestUtils.LogCapturer.captureLogs(
+            org.slf4j.LoggerFactory.getLogger(StripePlacementPolicy.class));
+    try (MiniHdfs hdfs = MiniHdfs.builder().dataNodes(3)
+        .set(PoCacheConfigKeys.ENABLED_KEY, "true")
+        .set(PoCacheConfigKeys.CODE_K_KEY, "one")
+        .set("dfs.block.replicator.classname", StripePlacementPolicy.class.getName())
+        .start()) {
+      Path p = new Path("/malformed/f");
+      byte[] data = write(hdfs.fs(), p, 4 * BLOCK, (short) 1, 3);
+      assertArrayEquals(data, read(hdfs.fs(), p, data.length));
+      assertEquals(0, policy(hdfs).steeredBlocks());
+      assertTrue(log.getOutput(), log.getOutput().contains(PoCacheConfigKeys.CODE_K_KEY));
+    } finally {
+      log.stopCapturing();
+    }
+  }
+
   private static StripePlacementPolicy policy(MiniHdfs hdfs) {
     return (StripePlacementPolicy) hdfs.cluster().getNamesystem().getBlockManager().getBlockPlacementPolicy();
   }

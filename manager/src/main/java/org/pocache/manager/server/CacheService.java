@@ -401,18 +401,14 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be > 0, got " + limit);
     }
-    // Paths follow renames when the NameNode next answers for a file; a listing asks it
-    // for each cached file first, so that a file put as x._COPYING_ and renamed to x (as
-    // hdfs dfs -put does) is listed as x before anyone has read it.
+    // Paths follow renames when the NameNode next answers for a file; a listing first asks
+    // for each cached file's current path (in the NameNode: a lookup in its directory, no
+    // RPC), so that a file put as x._COPYING_ and renamed to x (as hdfs dfs -put does) is
+    // listed as x before anyone has read it. Standalone, the last known paths are listed.
     for (long id : state.cachedIds()) {
-      FileInfo f;
-      try {
-        f = namespace.byId(id); // as the admin: a file it cannot see keeps its last known path
-      } catch (IOException e) {
-        continue;
-      }
-      if (f != null) {
-        state.dropIfStale(id, f);
+      String now = namespace.pathOf(id);
+      if (now != null) {
+        state.followRename(id, now);
       }
     }
     List<ParityDescriptor> out = state.list(pathPrefix == null || pathPrefix.equals("/") ? "" : pathPrefix);

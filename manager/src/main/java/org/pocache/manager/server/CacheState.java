@@ -128,7 +128,7 @@ final class CacheState {
         e = null;
       }
       if (e != null) {
-        followRenameLocked(e, f);
+        followRenameLocked(e, f.path);
       }
       String decision;
       CacheIndex.Entry fill = null;
@@ -355,6 +355,19 @@ final class CacheState {
     return !victims.isEmpty();
   }
 
+  /** Shows file {@code fileId} under {@code path}, the name the NameNode has for it now. */
+  void followRename(long fileId, String path) {
+    lock.lock();
+    try {
+      CacheIndex.Entry e = index.get(fileId);
+      if (e != null) {
+        followRenameLocked(e, path);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Drops {@code fileId}'s parity if it is CACHED and {@code f} (the file now, or null if gone) no longer matches. */
   boolean dropIfStale(long fileId, FileInfo f) {
     List<CacheIndex.Entry> victims = new ArrayList<>(1);
@@ -365,7 +378,7 @@ final class CacheState {
         metrics.invalidations.incrementAndGet();
         victims.add(dropLocked(e, f == null ? "deleted" : "changed"));
       } else if (e != null && f != null) {
-        followRenameLocked(e, f);
+        followRenameLocked(e, f.path);
       }
     } finally {
       reaper.reap(victims); // under the lock: Redis sees the changes in the order the index made them
@@ -676,8 +689,8 @@ final class CacheState {
    * _temporary and rename them).
    */
   @GuardedBy("lock")
-  private void followRenameLocked(CacheIndex.Entry e, FileInfo f) {
-    if (e.renamedTo(f.path) && e.cached()) {
+  private void followRenameLocked(CacheIndex.Entry e, String path) {
+    if (e.renamedTo(path) && e.cached()) {
       reaper.writeIndex(e.fileId, e.descriptor(settings.keyPrefix()));
     }
   }

@@ -37,9 +37,18 @@ public interface Namespace {
   /**
    * The file with inode id {@code fileId}, or null if it no longer exists. Called
    * by the Manager's own threads (as the Manager) and by RPC handlers (as the caller).
-   * Its {@link FileInfo#path} is null: an inode id does not name a path.
+   * Its {@link FileInfo#path} is {@link #pathOf}'s answer, null where that has none.
    */
   FileInfo byId(long fileId) throws IOException;
+
+  /**
+   * The current full path of inode {@code fileId}, or null if it is gone or this namespace
+   * cannot tell (a standalone Manager: the NameNode's RPCs do not name an inode's path).
+   * Not permission-checked: for the Manager's own threads and operators' listings only.
+   */
+  default String pathOf(long fileId) {
+    return null;
+  }
 
   /**
    * Whether anything (a file or a directory) exists at {@code path}, as the caller
