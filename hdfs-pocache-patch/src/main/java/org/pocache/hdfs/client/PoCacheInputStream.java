@@ -37,10 +37,13 @@ import org.apache.hadoop.io.ByteBufferPool;
  * cached. Positional reads that cover whole substripes go through the
  * {@link ProactiveReader} (k data reads plus parity at once, first k win); other
  * positional reads are the HDFS stream's. For a replicated (contiguous) file,
- * sequential reads go one data subblock at a time through the {@link DegradedReader}
- * (read directly; rebuilt from parity when the DataNode is a known straggler or
- * late), with this stream keeping the position; for an erasure-coded file they are
- * the HDFS stream's (which already reads a row's cells in parallel). Everything else
+ * sequential reads are the HDFS stream's own, on the caller's thread and timed per
+ * subblock, until a block's DataNodes are to be left to parity (listed, or late for
+ * this client) or a subblock is late by the {@link SequentialReader}'s deadline; from
+ * then on the {@link SequentialReader} serves them (streamed ahead, late subblocks
+ * rebuilt from parity), with this stream keeping the position. With nothing slow a
+ * sequential read is then exactly HDFS's, at HDFS's cost. For an erasure-coded file
+ * they are the HDFS stream's (which already reads a row's cells in parallel). Everything else
  * (unbuffer, readahead, drop-behind, zero-copy reads) is the HDFS stream's. On
  * close a read report goes to the Manager.
  */
@@ -56,8 +59,22 @@ final class PoCacheInputStream extends FSInputStream
   /** Reads of {@code in} that do not count in FileSystem statistics (this stream counts what it returns). */
   private final PositionedReadable uncounted;
   private final FileSystem.Statistics stats;
-  /** The caller's position while {@code sequential} serves. */
+  /** The caller's position while {@code sequential} serves (and {@code in}'s while it reads directly). */
   private long pos;
+  /**
+   * Sequential reads are {@code in}'s own, timed per subblock, until {@code sequential} is
+   * needed (see the class comment); {@code in} then stays where it was, and {@code pos}
+   * alone says where the caller is.
+   */
+  private boolean direct;
+  /** While direct: the block holding {@code pos} was checked up to here (exclusive), -1 after a seek. */
+  private long checkedTo = -1;
+  /** While direct: the subblock being timed, -1 if none. */
+  private long timed = -1;
+  /** While direct: nanoseconds spent in {@code in}'s reads of the subblock being timed. */
+  private long timedNanos;
+  /** While direct: whether the subblock being timed was read from its first byte. */
+  private boolean timedWhole;
   private final ProactiveReader.Outcome outcome;
   private final Consumer<ProactiveReader.Outcome> onClose;
   private boolean closed;
@@ -69,6 +86,7 @@ final class PoCacheInputStream extends FSInputStream
     this.proactive = proactive;
     this.degraded = degraded;
     this.sequential = sequential;
+    this.direct = sequential != null;
     this.uncounted = uncounted;
     this.stats = stats;
     this.outcome = outcome;
@@ -190,6 +208,12 @@ final class PoCacheInputStream extends FSInputStream
     if (pos >= fileLength) {
       return -1;
     }
+    if (direct) {
+      int n = readDirect(b, off, len, null);
+      if (n != HANDED_OVER) {
+        return n;
+      }
+    }
     int n;
     try {
       n = sequential.read(pos, b, off, len);
@@ -202,11 +226,83 @@ final class PoCacheInputStream extends FSInputStream
     return n;
   }
 
+  /** {@link #readDirect}'s answer when the read is the {@link SequentialReader}'s from here on. */
+  private static final int HANDED_OVER = Integer.MIN_VALUE;
+
+  /**
+   * A sequential read of HDFS's own stream, into {@code b} or else {@code buf}: timed per
+   * subblock and reported as the read-ahead's subblocks are. Returns {@link #HANDED_OVER}
+   * (having read nothing) once the {@link SequentialReader} is to serve: the block here is
+   * left to parity, a subblock is late, or HDFS's stream failed where parity may answer.
+   */
+  private int readDirect(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
+    int subblock;
+    long g;
+    try {
+      if (pos >= checkedTo) {
+        if (sequential.leftToParity(pos)) {
+          direct = false;
+          return HANDED_OVER;
+        }
+        checkedTo = sequential.blockEnd(pos);
+      }
+      subblock = sequential.subblockSize();
+      g = pos / subblock;
+      if (g != timed) {
+        timed = g;
+        timedNanos = 0;
+        timedWhole = pos == g * subblock;
+      }
+    } catch (RuntimeException | LinkageError e) {
+      fallBackToHdfs(e);
+      return buf == null ? in.read(b, off, len) : in.read(buf);
+    }
+    long t0 = System.nanoTime();
+    int n;
+    try {
+      n = buf == null ? in.read(b, off, len) : in.read(buf);
+    } catch (java.io.InterruptedIOException e) {
+      throw e;
+    } catch (IOException e) {
+      if (closed) {
+        throw e;
+      }
+      // HDFS's stream failed here after its own retries: parity may still stand in.
+      direct = false;
+      return HANDED_OVER;
+    }
+    timedNanos += System.nanoTime() - t0;
+    if (n <= 0) {
+      return n;
+    }
+    pos += n;
+    try {
+      if (pos >= Math.min(fileLength, (g + 1) * subblock)) {
+        if (timedWhole) {
+          sequential.readByCaller(g, timedNanos);
+        }
+        timed = -1;
+      } else if (sequential.lateForCaller(g, timedNanos)) {
+        direct = false; // the rest of this subblock, and what follows, are the SequentialReader's
+      }
+    } catch (RuntimeException | LinkageError e) {
+      fallBackToHdfs(e);
+    }
+    return n;
+  }
+
+  /** Forgets the direct reads' timing and block check: {@code in} was moved. */
+  private void directMoved() {
+    checkedTo = -1;
+    timed = -1;
+  }
+
   /** From here on sequential reads are the HDFS stream's, from this stream's position. */
   private void fallBackToHdfs(Throwable why) throws IOException {
     outcome.cacheErrorSeen();
     SequentialReader s = sequential;
     sequential = null;
+    direct = false;
     s.close();
     in.seek(pos);
     PoCacheFileSystem.warnOnce("POCache's sequential reads fell back to HDFS's stream", why);
@@ -241,6 +337,12 @@ final class PoCacheInputStream extends FSInputStream
       if (pos >= fileLength) {
         return -1;
       }
+      if (direct) {
+        int n = readDirect(null, 0, 0, buf);
+        if (n != HANDED_OVER) {
+          return n;
+        }
+      }
       int n;
       try {
         n = sequential.read(pos, buf);
@@ -269,6 +371,10 @@ final class PoCacheInputStream extends FSInputStream
     if (closed) {
       throw new IOException("Stream closed");
     }
+    if (direct) {
+      in.seek(target);
+      directMoved();
+    }
     pos = target;
   }
 
@@ -295,6 +401,10 @@ final class PoCacheInputStream extends FSInputStream
     }
     long to = Math.min(fileLength, pos + n);
     long skipped = to - pos;
+    if (direct) {
+      in.seek(to);
+      directMoved();
+    }
     pos = to;
     return skipped;
   }
@@ -334,6 +444,7 @@ final class PoCacheInputStream extends FSInputStream
     in.seek(pos); // zero-copy reads are HDFS's own: hand it this stream's position and take it back
     ByteBuffer b = in.read(bufferPool, maxLength, opts);
     pos = in.getPos();
+    directMoved();
     return b;
   }
 
@@ -345,6 +456,11 @@ final class PoCacheInputStream extends FSInputStream
   /** The HDFS stream underneath (read statistics, file length). */
   DFSInputStream hdfsStream() {
     return in;
+  }
+
+  /** Whether sequential reads are still HDFS's stream's own, on the caller's thread (for tests). */
+  synchronized boolean readsDirectly() {
+    return direct;
   }
 
   /** The sequential reader's streamed bytes, 0 if there is none yet (for tests). */

@@ -36,7 +36,11 @@ import org.pocache.cache.DaemonThreads;
 
 /**
  * Sequential reads of a replicated file whose parity is cached, as a MapReduce or
- * Spark record reader makes them (one block, front to back, a few KiB per call).
+ * Spark record reader makes them (one block, front to back, a few KiB per call), once
+ * they need more than HDFS's own stream: {@link PoCacheInputStream} reads that stream
+ * itself, timed by this reader's deadline, and hands its reads over here when a block it
+ * reaches is left to parity or a subblock is late ({@link #leftToParity},
+ * {@link #lateForCaller}).
  *
  * <p>Implementation notes. One streamer thread reads the file front to back through
  * its own {@link DFSInputStream}, exactly as HDFS's block reader streams a block,
@@ -181,6 +185,8 @@ final class SequentialReader implements Closeable {
   private long limitedAt = -1;
   /** Late subblocks in a row per block not (yet) left to parity. @GuardedBy("lock") */
   private final Map<Long, Integer> lateInRow = new HashMap<>();
+  /** The subblock the caller's own reads found late, -1 if none: rebuilt at once. @GuardedBy("lock") */
+  private long lateByCaller = -1;
   /** Blocks parity cannot rescue: streamed whatever their speed. @GuardedBy("lock") */
   private final Set<Long> unrescuable = new HashSet<>();
   /** @GuardedBy("lock") */
@@ -389,6 +395,9 @@ final class SequentialReader implements Closeable {
     boolean late;
     if (slot.error != null) {
       late = true; // the stream failed here (a dead DataNode): parity may still answer
+    } else if (slot.g == lateByCaller) {
+      late = true; // the caller's own reads of it were late already (lateForCaller)
+      lateByCaller = -1;
     } else {
       // The caller waits on a slot only once the slots before it are in, so a slot the
       // streamer has not begun means the streamer is stuck in an earlier, abandoned one
@@ -570,10 +579,14 @@ final class SequentialReader implements Closeable {
    * slowness a rebuild would then share).
    */
   private boolean rescuable(Slot s) {
-    if (s.len == 0 || unrescuable.contains(blockOf(s.g))) {
+    return rescuable(s.g, s.start, s.len);
+  }
+
+  private boolean rescuable(long g, long start, int len) {
+    if (len == 0 || unrescuable.contains(blockOf(g))) {
       return false;
     }
-    SubblockAddress a = layout.locate(s.start);
+    SubblockAddress a = layout.locate(start);
     if (!proactive.isCached(a.stripe)) {
       return false;
     }
@@ -861,6 +874,77 @@ final class SequentialReader implements Closeable {
       }
       lock.notifyAll();
     }
+  }
+
+  // --- the caller's own reads --------------------------------------------------------
+  //
+  // PoCacheInputStream reads HDFS's stream itself, on its caller's thread, until this reader
+  // is needed: these let it judge its reads by the same rules the streamer's are judged by.
+
+  /** The subblock size of the file's layout. */
+  int subblockSize() {
+    return subblock;
+  }
+
+  /** Where the block holding file offset {@code pos} ends (exclusive). */
+  long blockEnd(long pos) {
+    long blockSize = layout.blockSize();
+    return Math.min(fileLength, (pos / blockSize + 1) * blockSize);
+  }
+
+  /**
+   * Whether the block holding {@code pos} is left to parity from its start (its DataNodes
+   * are listed, or were late for this client) and parity can stand in for it: the caller
+   * hands its reads to this reader rather than read that DataNode itself.
+   */
+  boolean leftToParity(long pos) {
+    long g = pos / subblock;
+    long start = g * subblock;
+    SubblockAddress a = layout.locate(start);
+    if (!proactive.isCached(a.stripe) || !rebuilds.leaveToParity(a.stripe, a.dataIndex)) {
+      return false;
+    }
+    synchronized (lock) {
+      return rescuable(g, start, (int) Math.min(subblock, fileLength - start));
+    }
+  }
+
+  /**
+   * Whether the caller's own reads of subblock {@code g}, {@code nanos} in HDFS's reads so
+   * far, are late, by the deadline a streamed subblock is judged by (the cold bar before
+   * any subblock was timed), and parity could stand in for it. A late one is raced by a
+   * rebuild as soon as the caller waits on it here, and counts as a late subblock of its
+   * block: one more in a row leaves the rest of the block to parity.
+   */
+  boolean lateForCaller(long g, long nanos) {
+    long deadline = times.deadline(deadlineFactor, minDeadlineNanos);
+    if (!times.timed()) {
+      deadline = Math.max((long) (deadlineFactor * deadline), COLD_BAR_NANOS);
+    }
+    if (nanos < deadline) {
+      return false;
+    }
+    long start = g * subblock;
+    synchronized (lock) {
+      if (closed || !rescuable(g, start, (int) Math.min(subblock, fileLength - start))) {
+        return false;
+      }
+      lateByCaller = g;
+      return true;
+    }
+  }
+
+  /** The caller read all of subblock {@code g} itself in {@code nanos}: timed and reported as a streamed one. */
+  void readByCaller(long g, long nanos) {
+    long start = g * subblock;
+    int len = (int) Math.min(subblock, fileLength - start);
+    if (len <= 0) {
+      return;
+    }
+    times.learn(nanos);
+    countSubstripe(false);
+    SubblockAddress a = layout.locate(start);
+    rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false);
   }
 
   /** Whether the streamer waits with nothing left to stream until the caller moves on (for tests). */
