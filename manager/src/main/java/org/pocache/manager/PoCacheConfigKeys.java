@@ -370,7 +370,8 @@ public final class PoCacheConfigKeys {
 
   /**
    * Substripes a proactive read fetches ahead of the one being completed, and subblocks a sequential read streams
-   * ahead of its caller.
+   * ahead of its caller once it reads ahead (from a late subblock or a block left to parity on; until then it reads
+   * HDFS's stream itself).
    */
   public static final String READ_INFLIGHT_KEY = "dfs.pocache.read.inflight.substripes";
   public static final String READ_INFLIGHT_DEFAULT = "4";
@@ -392,10 +393,17 @@ public final class PoCacheConfigKeys {
 
   /**
    * Sequential and short positional reads: a subblock read slower than this many times the recent mean is raced by
-   * a rebuild from the other pieces and parity.
+   * a rebuild from the other pieces and parity (a sequential read then reads ahead for the rest of its stream).
    */
   public static final String READ_DEADLINE_FACTOR_KEY = "dfs.pocache.read.deadline.factor";
   public static final String READ_DEADLINE_FACTOR_DEFAULT = "3.0";
+
+  /**
+   * Bytes a client FileSystem's streams may hold together in whole blocks read ahead, in parallel, for callers that
+   * read a cached file on past one block (at most an eighth of the JVM's heap). 0: no such read-ahead.
+   */
+  public static final String READ_PREFETCH_KEY = "dfs.pocache.read.prefetch.bytes";
+  public static final String READ_PREFETCH_DEFAULT = "67108864";
 
   /** Sequential and short positional reads: the deadline is never shorter than this, milliseconds. */
   public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";

@@ -133,6 +133,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private SlowSources slowSources;
   private int inflight;
   private final SequentialReader.SubblockTimes subblockTimes = new SequentialReader.SubblockTimes();
+  /** Bytes all streams of this FileSystem may hold in whole blocks fetched ahead. */
+  private BlockPrefetch.Budget prefetchBudget;
   private String coderKind;
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
   private final AtomicLong fallbacks = new AtomicLong();
@@ -174,6 +176,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.READ_DEADLINE_FACTOR_DEFAULT, 1, 1000);
     deadlineMinMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_DEADLINE_MIN_KEY,
         PoCacheConfigKeys.READ_DEADLINE_MIN_DEFAULT, 0, 3_600_000);
+    // Whole blocks fetched ahead: at most an eighth of this JVM's heap, whatever the key says.
+    prefetchBudget = new BlockPrefetch.Budget(Math.min(Runtime.getRuntime().maxMemory() / 8,
+        PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_PREFETCH_KEY, PoCacheConfigKeys.READ_PREFETCH_DEFAULT, 0,
+            Long.MAX_VALUE)));
     stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(PoCacheConfig.redisLookup(conf)); // validate the Redis keys now, naming any bad one
@@ -576,6 +582,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;
+    BlockPrefetch prefetch = null;
     ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
     if (d.getLayout() != ParityDescriptor.Layout.STRIPED) {
       degraded = new DegradedReader(ctx, deadlineFactor);
@@ -596,10 +603,19 @@ public class PoCacheFileSystem extends DistributedFileSystem {
               stats.incrementBytesRead(-n);
             }
           }, outcome, inflight, deadlineFactor, deadlineMinMillis, subblockTimes);
+      if (prefetchBudget.free() > 0 && d.getLength() > d.getBlockSize() && d.getK() > 1) {
+        SequentialReader seq = sequential;
+        prefetch = new BlockPrefetch(opener, d.getBlockSize(), d.getLength(), d.getK() - 1, layout.subblockSize(),
+            prefetchBudget, buffers, n -> {
+              if (stats != null) {
+                stats.incrementBytesRead(-n);
+              }
+            }, seq::leftToParity, seq::readElsewhere);
+      }
     }
     proactiveOpens.incrementAndGet();
-    return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, sequential, uncounted, statistics,
-        outcome, o -> report(d, o)));
+    return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, sequential, prefetch, uncounted,
+        statistics, outcome, o -> report(d, o)));
   }
 
   /**

@@ -43,7 +43,9 @@ import org.apache.hadoop.io.ByteBufferPool;
  * then on the {@link SequentialReader} serves them (streamed ahead, late subblocks
  * rebuilt from parity), with this stream keeping the position. With nothing slow a
  * sequential read is then exactly HDFS's, at HDFS's cost. For an erasure-coded file
- * they are the HDFS stream's (which already reads a row's cells in parallel). Everything else
+ * they are the HDFS stream's (which already reads a row's cells in parallel). A caller
+ * that reads on past one block gets the blocks after its own fetched in parallel
+ * ({@link BlockPrefetch}) and takes their bytes from memory. Everything else
  * (unbuffer, readahead, drop-behind, zero-copy reads) is the HDFS stream's. On
  * close a read report goes to the Manager.
  */
@@ -54,6 +56,7 @@ final class PoCacheInputStream extends FSInputStream
   /** Null: short positional reads are the HDFS stream's. */
   private final DegradedReader degraded;
   private final long fileLength;
+  private final long blockSize;
   /** Null: sequential reads are the HDFS stream's (an erasure-coded file, or after a fall-back). */
   private SequentialReader sequential;
   /** Reads of {@code in} that do not count in FileSystem statistics (this stream counts what it returns). */
@@ -75,22 +78,30 @@ final class PoCacheInputStream extends FSInputStream
   private long timedNanos;
   /** While direct: whether the subblock being timed was read from its first byte. */
   private boolean timedWhole;
+  /** Whole blocks fetched ahead for a caller that reads on past one block; null: none. */
+  private BlockPrefetch prefetch;
+  /** Where the caller's current run of reads without a jump began. */
+  private long runStart;
+  /** While direct: {@code in} is behind {@code pos} (the prefetch served bytes): seek it first. */
+  private boolean inBehind;
   private final ProactiveReader.Outcome outcome;
   private final Consumer<ProactiveReader.Outcome> onClose;
   private boolean closed;
 
   PoCacheInputStream(DFSInputStream in, ProactiveReader proactive, DegradedReader degraded,
-      SequentialReader sequential, PositionedReadable uncounted, FileSystem.Statistics stats,
-      ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose) {
+      SequentialReader sequential, BlockPrefetch prefetch, PositionedReadable uncounted,
+      FileSystem.Statistics stats, ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose) {
     this.in = in;
     this.proactive = proactive;
     this.degraded = degraded;
     this.sequential = sequential;
     this.direct = sequential != null;
+    this.prefetch = sequential != null ? prefetch : null;
     this.uncounted = uncounted;
     this.stats = stats;
     this.outcome = outcome;
     this.fileLength = in.getFileLength();
+    this.blockSize = proactive.layout().blockSize();
     this.onClose = onClose;
   }
 
@@ -208,6 +219,12 @@ final class PoCacheInputStream extends FSInputStream
     if (pos >= fileLength) {
       return -1;
     }
+    if (prefetch != null && pos - runStart > blockSize) {
+      int n = fromPrefetch(b, off, len, null);
+      if (n > 0) {
+        return n;
+      }
+    }
     if (direct) {
       int n = readDirect(b, off, len, null);
       if (n != HANDED_OVER) {
@@ -238,6 +255,11 @@ final class PoCacheInputStream extends FSInputStream
   private int readDirect(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
     int subblock;
     long g;
+    if (inBehind) {
+      in.seek(pos);
+      inBehind = false;
+      directMoved();
+    }
     try {
       if (pos >= checkedTo) {
         if (sequential.leftToParity(pos)) {
@@ -278,8 +300,9 @@ final class PoCacheInputStream extends FSInputStream
     pos += n;
     try {
       if (pos >= Math.min(fileLength, (g + 1) * subblock)) {
+        sequential.deliveredElsewhere();
         if (timedWhole) {
-          sequential.readByCaller(g, timedNanos);
+          sequential.readElsewhere(g, timedNanos);
         }
         timed = -1;
       } else if (sequential.lateForCaller(g, timedNanos)) {
@@ -287,6 +310,34 @@ final class PoCacheInputStream extends FSInputStream
       }
     } catch (RuntimeException | LinkageError e) {
       fallBackToHdfs(e);
+    }
+    return n;
+  }
+
+  /**
+   * Bytes at {@code pos} from the blocks fetched ahead (and the fetches moved along with
+   * the caller); 0 if none are in there. Counted as the caller's, as HDFS's would be.
+   */
+  private int fromPrefetch(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
+    int n;
+    try {
+      prefetch.ahead(pos, runStart);
+      n = prefetch.read(pos, b, off, len, buf);
+    } catch (RuntimeException | LinkageError e) {
+      outcome.cacheErrorSeen();
+      prefetch.close();
+      prefetch = null;
+      PoCacheFileSystem.warnOnce("POCache's read-ahead of whole blocks stopped", e);
+      return 0;
+    }
+    if (n > 0) {
+      long subblock = sequential.subblockSize();
+      if ((pos + n) / subblock != pos / subblock || pos + n == fileLength) {
+        sequential.deliveredElsewhere(); // the end of a subblock, from memory
+      }
+      pos += n;
+      counted(n);
+      inBehind = direct;
     }
     return n;
   }
@@ -303,6 +354,11 @@ final class PoCacheInputStream extends FSInputStream
     SequentialReader s = sequential;
     sequential = null;
     direct = false;
+    inBehind = false;
+    if (prefetch != null) {
+      prefetch.close();
+      prefetch = null;
+    }
     s.close();
     in.seek(pos);
     PoCacheFileSystem.warnOnce("POCache's sequential reads fell back to HDFS's stream", why);
@@ -336,6 +392,12 @@ final class PoCacheInputStream extends FSInputStream
       }
       if (pos >= fileLength) {
         return -1;
+      }
+      if (prefetch != null && pos - runStart > blockSize) {
+        int n = fromPrefetch(null, 0, buf.remaining(), buf);
+        if (n > 0) {
+          return n;
+        }
       }
       if (direct) {
         int n = readDirect(null, 0, 0, buf);
@@ -373,7 +435,11 @@ final class PoCacheInputStream extends FSInputStream
     }
     if (direct) {
       in.seek(target);
+      inBehind = false;
       directMoved();
+    }
+    if (target != pos) {
+      runStart = target;
     }
     pos = target;
   }
@@ -403,8 +469,10 @@ final class PoCacheInputStream extends FSInputStream
     long skipped = to - pos;
     if (direct) {
       in.seek(to);
+      inBehind = false;
       directMoved();
     }
+    runStart = to;
     pos = to;
     return skipped;
   }
@@ -444,6 +512,7 @@ final class PoCacheInputStream extends FSInputStream
     in.seek(pos); // zero-copy reads are HDFS's own: hand it this stream's position and take it back
     ByteBuffer b = in.read(bufferPool, maxLength, opts);
     pos = in.getPos();
+    inBehind = false;
     directMoved();
     return b;
   }
@@ -456,6 +525,11 @@ final class PoCacheInputStream extends FSInputStream
   /** The HDFS stream underneath (read statistics, file length). */
   DFSInputStream hdfsStream() {
     return in;
+  }
+
+  /** Bytes fetched ahead in whole blocks so far, 0 without a prefetch (for tests). */
+  synchronized long prefetchedBytes() {
+    return prefetch == null ? 0 : prefetch.fetchedBytes();
   }
 
   /** Whether sequential reads are still HDFS's stream's own, on the caller's thread (for tests). */
@@ -495,6 +569,9 @@ final class PoCacheInputStream extends FSInputStream
     closed = true;
     if (sequential != null) {
       sequential.close();
+    }
+    if (prefetch != null) {
+      prefetch.close();
     }
     try {
       in.close();

@@ -895,17 +895,33 @@ final class SequentialReader implements Closeable {
   /**
    * Whether the block holding {@code pos} is left to parity from its start (its DataNodes
    * are listed, or were late for this client) and parity can stand in for it: the caller
-   * hands its reads to this reader rather than read that DataNode itself.
+   * hands its reads to this reader rather than read that DataNode itself. Asked once per
+   * block (the straggler list's probes count the answers): a yes is this reader's
+   * decision for the block too.
    */
   boolean leftToParity(long pos) {
     long g = pos / subblock;
     long start = g * subblock;
+    synchronized (lock) {
+      if (decidedBlocks.contains(blockOf(g))) {
+        return rebuiltBlocks.contains(blockOf(g));
+      }
+    }
     SubblockAddress a = layout.locate(start);
     if (!proactive.isCached(a.stripe) || !rebuilds.leaveToParity(a.stripe, a.dataIndex)) {
       return false;
     }
     synchronized (lock) {
-      return rescuable(g, start, (int) Math.min(subblock, fileLength - start));
+      long block = blockOf(g);
+      if (decidedBlocks.contains(block)) {
+        return rebuiltBlocks.contains(block); // asked before (by the prefetch, or at the block's start)
+      }
+      if (closed || !rescuable(g, start, (int) Math.min(subblock, fileLength - start))) {
+        return false;
+      }
+      decidedBlocks.add(block);
+      rebuiltBlocks.add(block);
+      return true;
     }
   }
 
@@ -934,17 +950,24 @@ final class SequentialReader implements Closeable {
     }
   }
 
-  /** The caller read all of subblock {@code g} itself in {@code nanos}: timed and reported as a streamed one. */
-  void readByCaller(long g, long nanos) {
+  /**
+   * Subblock {@code g} was read whole from its DataNode, outside this reader (by the caller
+   * or a prefetch), in {@code nanos}: timed and reported as a streamed one.
+   */
+  void readElsewhere(long g, long nanos) {
     long start = g * subblock;
     int len = (int) Math.min(subblock, fileLength - start);
     if (len <= 0) {
       return;
     }
     times.learn(nanos);
-    countSubstripe(false);
     SubblockAddress a = layout.locate(start);
     rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false);
+  }
+
+  /** The caller took the end of a subblock from outside this reader: one more substripe read without parity. */
+  void deliveredElsewhere() {
+    countSubstripe(false);
   }
 
   /** Whether the streamer waits with nothing left to stream until the caller moves on (for tests). */

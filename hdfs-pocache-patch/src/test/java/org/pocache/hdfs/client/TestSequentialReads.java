@@ -91,6 +91,15 @@ public class TestSequentialReads {
     assertEquals(-1, DataPattern.firstMismatch(seed, from, buf, 0, buf.length));
   }
 
+  /**
+   * Waits until no whole-block prefetch of an earlier test still reads (a closed stream's
+   * fetch ends after its read under way): such a read would take a stall armed for this one.
+   */
+  private static void noPrefetchUnderWay() throws Exception {
+    GenericTestUtils.waitFor(() -> Thread.getAllStackTraces().keySet().stream()
+        .noneMatch(t -> t.getName().startsWith("pocache-prefetch")), 10, 30_000);
+  }
+
   /** Bytes read, as the reading thread's own FileSystem statistics count them. */
   private static long threadBytesRead(FileSystem f, Callable<Void> read) throws Exception {
     ExecutorService one = Executors.newSingleThreadExecutor();
@@ -198,10 +207,11 @@ public class TestSequentialReads {
    * A DataNode that stalls once (longer than the deadline, then at full speed) costs one
    * rebuilt subblock, not its block: a rebuild reads k - 1 subblocks from other
    * DataNodes, so a block is left to parity only after late subblocks in a row. The
-   * deadline is 600 ms here and the stall 900 ms: the caller's read of the block's first
-   * subblock from HDFS's stream is late, so the read-ahead takes over and races that
-   * subblock's rest with a rebuild; its second subblock is in on time. (With a block taken
-   * over on the first late subblock, all four of block 2's subblocks were decoded.)
+   * deadline is 600 ms here and the stall 900 ms: the read of the block's first subblock
+   * (by the whole-block prefetch, or by the caller, who then hands over to the read-ahead
+   * and races that subblock's rest with a rebuild) is late; its second subblock is in on
+   * time. (With a block taken over on the first late subblock, all four of block 2's
+   * subblocks were decoded.)
    */
   @Test
   public void aSingleStallRebuildsOneSubblockNotItsBlock() throws Exception {
@@ -210,12 +220,12 @@ public class TestSequentialReads {
     Configuration c = new Configuration(fs.getConf());
     c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
     try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+      noPrefetchUnderWay();
       hdfs.throttle(2).stallNextRead(900);
       try (FSDataInputStream in = judge.open(p)) {
         readExactly(in, 23, 0, 4 * BLOCK, 65536);
         ProactiveReader.Outcome o = ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
         assertTrue("at most block 2's first subblock rebuilt, the rest streamed: " + o.decoded, o.decoded <= 1);
-        assertFalse(((PoCacheInputStream) in.getWrappedStream()).readsDirectly());
       } finally {
         hdfs.throttle(2).reset();
       }
@@ -369,6 +379,10 @@ public class TestSequentialReads {
     Configuration c = new Configuration(fs.getConf());
     c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
     try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+      try (FSDataInputStream in = judge.open(p)) {
+        readExactly(in, 24, 0, BLOCK, 4096); // subblocks timed: the deadline is 600 ms, not a new JVM's second
+      }
+      noPrefetchUnderWay();
       hdfs.throttle(1).stallNextRead(900);
       try (FSDataInputStream in = judge.open(p)) {
         in.seek(BLOCK);
@@ -384,6 +398,59 @@ public class TestSequentialReads {
       } finally {
         hdfs.throttle(1).reset();
       }
+    }
+  }
+
+  /**
+   * A caller that reads a file front to back past one block (hdfs dfs -cat) gets the
+   * blocks after its own fetched ahead in parallel and read from memory: the bytes are the
+   * file's, they count once in the caller's statistics, and the fetches read the later
+   * blocks (here blocks 2 and 3, fetched while the caller reads block 1, whose DataNode
+   * sends 2 MiB/s; the deadline is raised so that block 1 is not judged late). With the
+   * key at 0 nothing is fetched.
+   */
+  @Test
+  public void aWholeFileReaderGetsTheNextBlocksFetchedAhead() throws Exception {
+    Path p = new Path("/sequential/prefetch");
+    cachedFile(p, 28);
+    Configuration patient = new Configuration(fs.getConf());
+    patient.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "60000");
+    long[] fetched = {0};
+    hdfs.throttle(1).setBandwidth(2L << 20);
+    try (FileSystem reader = FileSystem.newInstance(fs.getUri(), patient)) {
+      long counted = threadBytesRead(reader, () -> {
+        try (FSDataInputStream in = reader.open(p)) {
+          readExactly(in, 28, 0, 4 * BLOCK, 4096);
+          PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
+          fetched[0] = s.prefetchedBytes();
+          assertEquals("subblocks read", 4 * BLOCK / SUBBLOCK, s.outcome().snapshot().substripes);
+        }
+        return null;
+      });
+      assertEquals("bytes counted in the caller's statistics", 4 * BLOCK, counted);
+    } finally {
+      hdfs.throttle(1).reset();
+    }
+    assertTrue("fetched ahead: " + fetched[0], fetched[0] >= BLOCK && fetched[0] <= 2 * BLOCK);
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.READ_PREFETCH_KEY, "0");
+    try (FileSystem none = FileSystem.newInstance(fs.getUri(), c);
+        FSDataInputStream in = none.open(p)) {
+      readExactly(in, 28, 0, 4 * BLOCK, 4096);
+      assertEquals(0, ((PoCacheInputStream) in.getWrappedStream()).prefetchedBytes());
+    }
+  }
+
+  /** A split reader (its block and a little past it) fetches nothing ahead. */
+  @Test
+  public void aSplitReaderFetchesNothingAhead() throws Exception {
+    Path p = new Path("/sequential/split-prefetch");
+    cachedFile(p, 30);
+    try (FSDataInputStream in = fs.open(p)) {
+      readExactly(in, 30, 0, BLOCK + 100_000, 4096);
+      in.seek(BLOCK);
+      readExactly(in, 30, BLOCK, BLOCK + 100_000, 4096);
+      assertEquals(0, ((PoCacheInputStream) in.getWrappedStream()).prefetchedBytes());
     }
   }
 
