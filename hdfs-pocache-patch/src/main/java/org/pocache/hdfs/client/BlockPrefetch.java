@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * parity (its DataNode listed, or late for this client) is not fetched: the caller's reads
  * of it are the {@link SequentialReader}'s, which rebuild it. A caller that reaches a fetch
  * not yet done takes what is in and reads the rest itself (so a slow DataNode is judged by
- * the caller's own reads, not waited on here).
+ * the caller's own reads, not waited on here). A fetched subblock later than the caller's
+ * deadline stops its fetch and marks its DataNode slow for this client, so the caller's
+ * reads of that block go to parity.
  *
  * <p>The fetches ramp up with the caller: nothing is fetched until the caller has read a
  * subblock past its run's first block (a task reads its split and only to the end of its
@@ -61,7 +63,8 @@ final class BlockPrefetch implements Closeable {
 
   /** Where a fetched subblock's time goes (the straggler judgement and the deadline's history). */
   interface SubblockTimer {
-    void fetched(long subblockIndex, long nanos);
+    /** Returns whether the subblock was on time: a late one stops its block's fetch. */
+    boolean fetched(long subblockIndex, long nanos);
   }
 
   /** Bytes of fetched blocks a FileSystem's streams may hold together. */
@@ -326,8 +329,11 @@ final class BlockPrefetch implements Closeable {
         }
         long end = f.start + from + n;
         if (end % subblock == 0 || end == fileLength) {
-          timer.fetched((end - 1) / subblock, readNanos); // blocks start on subblock boundaries
+          boolean onTime = timer.fetched((end - 1) / subblock, readNanos); // blocks start on subblock boundaries
           readNanos = 0;
+          if (!onTime) {
+            return; // a slow DataNode: what is in stays readable, the rest is the caller's (and parity's)
+          }
         }
       }
     } catch (InterruptedException e) {

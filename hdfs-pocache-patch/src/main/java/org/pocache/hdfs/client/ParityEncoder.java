@@ -257,13 +257,15 @@ final class ParityEncoder {
             dataCrcs[j], value);
         byte[] uploaded = value;
         long slot = (s * substripesPerBlock + j) * m + p;
-        f.whenComplete((ok, failed) -> {
+        // finish() waits for this stage, not for the SET alone: a waiter on the SET's future can
+        // wake before this runs, and a commit without the last value's digest made the Manager
+        // see that value as damaged (the last substripe of a reader-filled file went missing).
+        uploads.add(f.whenComplete((ok, failed) -> {
           if (failed == null) {
             digests.put(slot, ParityValue.digest(uploaded)); // sealed before the SET
           }
           buffers.release(uploaded); // the SET is done with it either way
-        });
-        uploads.add(f);
+        }));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted", e);

@@ -610,7 +610,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
               if (stats != null) {
                 stats.incrementBytesRead(-n);
               }
-            }, seq::leftToParity, seq::readElsewhere);
+            }, seq::leftToParity, seq::fetchedAhead);
       }
     }
     proactiveOpens.incrementAndGet();

@@ -965,6 +965,29 @@ final class SequentialReader implements Closeable {
     rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false);
   }
 
+  /**
+   * Subblock {@code g} was fetched whole ahead of the caller in {@code nanos} of HDFS reads;
+   * returns whether it was on time, by the deadline the caller's own reads are judged by.
+   * On time it is timed and reported as a streamed one; late, it is reported as a read
+   * parity had to replace (its DataNode is slow for this client: the caller's reads of the
+   * block go to parity when it gets there), and the fetch of its block should stop.
+   */
+  boolean fetchedAhead(long g, long nanos) {
+    long deadline = times.deadline(deadlineFactor, minDeadlineNanos);
+    if (!times.timed()) {
+      deadline = Math.max((long) (deadlineFactor * deadline), COLD_BAR_NANOS);
+    }
+    if (nanos < deadline) {
+      readElsewhere(g, nanos);
+      return true;
+    }
+    long start = g * subblock;
+    int len = (int) Math.min(subblock, fileLength - start);
+    SubblockAddress a = layout.locate(start);
+    rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, true);
+    return false;
+  }
+
   /** The caller took the end of a subblock from outside this reader: one more substripe read without parity. */
   void deliveredElsewhere() {
     countSubstripe(false);
