@@ -82,6 +82,10 @@ final class PoCacheInputStream extends FSInputStream
   private BlockPrefetch prefetch;
   /** Where the caller's current run of reads without a jump began. */
   private long runStart;
+  /** When the run's first read began (System.nanoTime), 0 before it. */
+  private long runStartNanos;
+  /** Time the caller has spent inside sequential reads in this run. */
+  private long runReadNanos;
   /** While direct: {@code in} is behind {@code pos} (the prefetch served bytes): seek it first. */
   private boolean inBehind;
   private final ProactiveReader.Outcome outcome;
@@ -219,29 +223,57 @@ final class PoCacheInputStream extends FSInputStream
     if (pos >= fileLength) {
       return -1;
     }
-    if (prefetch != null && pos - runStart > blockSize) {
-      int n = fromPrefetch(b, off, len, null);
-      if (n > 0) {
-        return n;
-      }
-    }
-    if (direct) {
-      int n = readDirect(b, off, len, null);
-      if (n != HANDED_OVER) {
-        return n;
-      }
-    }
-    int n;
+    long entered = enterRead();
     try {
-      n = sequential.read(pos, b, off, len);
-    } catch (SequentialReader.FallBack | RuntimeException | LinkageError e) {
-      fallBackToHdfs(e);
-      return in.read(b, off, len);
+      if (prefetch != null && pos - runStart > blockSize) {
+        int n = fromPrefetch(b, off, len, null);
+        if (n > 0) {
+          return n;
+        }
+      }
+      if (direct) {
+        int n = readDirect(b, off, len, null);
+        if (n != HANDED_OVER) {
+          return n;
+        }
+      }
+      int n;
+      try {
+        n = sequential.read(pos, b, off, len);
+      } catch (SequentialReader.FallBack | RuntimeException | LinkageError e) {
+        fallBackToHdfs(e);
+        return in.read(b, off, len);
+      }
+      pos += n;
+      counted(n);
+      return n;
+    } finally {
+      runReadNanos += System.nanoTime() - entered;
     }
-    pos += n;
-    counted(n);
-    return n;
   }
+
+  /** A sequential read begins: the time of the run's first read, and now. */
+  private long enterRead() {
+    long now = System.nanoTime();
+    if (runStartNanos == 0) {
+      runStartNanos = now;
+    }
+    return now;
+  }
+
+  /**
+   * Whether the caller has spent at least half its run waiting in reads: it reads as fast
+   * as bytes come (hdfs dfs -cat), and blocks fetched in parallel would serve it sooner. A
+   * task that computes on what it reads waits far less, and its blocks are not fetched
+   * ahead (its split may end within the next block: fetches past it would load the
+   * DataNodes the tasks of the next splits read).
+   */
+  private boolean waitsOnReads() {
+    return runReadNanos * 2 >= System.nanoTime() - runStartNanos;
+  }
+
+  /** Most bytes one direct read asks HDFS's stream for. */
+  private static final int DIRECT_CHUNK = SequentialReader.PIECE;
 
   /** {@link #readDirect}'s answer when the read is the {@link SequentialReader}'s from here on. */
   private static final int HANDED_OVER = Integer.MIN_VALUE;
@@ -282,7 +314,20 @@ final class PoCacheInputStream extends FSInputStream
     long t0 = System.nanoTime();
     int n;
     try {
-      n = buf == null ? in.read(b, off, len) : in.read(buf);
+      // At most a chunk per call: a caller's large read (Parquet reads a column chunk of many
+      // MiB in one call) is judged between chunks, not once it is over.
+      if (buf == null) {
+        n = in.read(b, off, Math.min(len, DIRECT_CHUNK));
+      } else if (buf.remaining() <= DIRECT_CHUNK) {
+        n = in.read(buf);
+      } else {
+        ByteBuffer part = buf.duplicate();
+        part.limit(part.position() + DIRECT_CHUNK);
+        n = in.read(part);
+        if (n > 0) {
+          buf.position(buf.position() + n);
+        }
+      }
     } catch (java.io.InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
@@ -321,7 +366,9 @@ final class PoCacheInputStream extends FSInputStream
   private int fromPrefetch(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
     int n;
     try {
-      prefetch.ahead(pos, runStart);
+      if (waitsOnReads()) {
+        prefetch.ahead(pos, runStart);
+      }
       n = prefetch.read(pos, b, off, len, buf);
     } catch (RuntimeException | LinkageError e) {
       outcome.cacheErrorSeen();
@@ -340,6 +387,13 @@ final class PoCacheInputStream extends FSInputStream
       inBehind = direct;
     }
     return n;
+  }
+
+  /** The caller jumped to {@code at}: a new run of reads begins there. */
+  private void newRun(long at) {
+    runStart = at;
+    runStartNanos = 0;
+    runReadNanos = 0;
   }
 
   /** Forgets the direct reads' timing and block check: {@code in} was moved. */
@@ -393,28 +447,33 @@ final class PoCacheInputStream extends FSInputStream
       if (pos >= fileLength) {
         return -1;
       }
-      if (prefetch != null && pos - runStart > blockSize) {
-        int n = fromPrefetch(null, 0, buf.remaining(), buf);
-        if (n > 0) {
-          return n;
-        }
-      }
-      if (direct) {
-        int n = readDirect(null, 0, 0, buf);
-        if (n != HANDED_OVER) {
-          return n;
-        }
-      }
-      int n;
+      long entered = enterRead();
       try {
-        n = sequential.read(pos, buf);
-      } catch (SequentialReader.FallBack | RuntimeException | LinkageError e) {
-        fallBackToHdfs(e);
-        return in.read(buf);
+        if (prefetch != null && pos - runStart > blockSize) {
+          int n = fromPrefetch(null, 0, buf.remaining(), buf);
+          if (n > 0) {
+            return n;
+          }
+        }
+        if (direct) {
+          int n = readDirect(null, 0, 0, buf);
+          if (n != HANDED_OVER) {
+            return n;
+          }
+        }
+        int n;
+        try {
+          n = sequential.read(pos, buf);
+        } catch (SequentialReader.FallBack | RuntimeException | LinkageError e) {
+          fallBackToHdfs(e);
+          return in.read(buf);
+        }
+        pos += n;
+        counted(n);
+        return n;
+      } finally {
+        runReadNanos += System.nanoTime() - entered;
       }
-      pos += n;
-      counted(n);
-      return n;
     }
   }
 
@@ -439,7 +498,7 @@ final class PoCacheInputStream extends FSInputStream
       directMoved();
     }
     if (target != pos) {
-      runStart = target;
+      newRun(target);
     }
     pos = target;
   }
@@ -472,7 +531,7 @@ final class PoCacheInputStream extends FSInputStream
       inBehind = false;
       directMoved();
     }
-    runStart = to;
+    newRun(to);
     pos = to;
     return skipped;
   }
