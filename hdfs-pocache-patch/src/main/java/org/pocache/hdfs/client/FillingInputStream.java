@@ -42,14 +42,24 @@ import org.slf4j.LoggerFactory;
  * If the reader reads the whole file that way (sequentially, or with positional
  * reads that continue each other; re-reading bytes already fed is fine), the parity
  * is uploaded as it becomes final and committed, off the reader's thread, when the
- * stream closes. Any other pattern (a jump ahead, a partial read) or a cache-side
- * failure aborts the reservation, and the Manager's fill worker takes the file
- * over. Nothing here ever fails or changes a read.
+ * stream closes. Columnar readers do not quite: Parquet reads the footer at the end
+ * first, then the column chunks from byte 4. So bytes far ahead of what was fed are
+ * passed over (not fed, the fill goes on), a small gap (at most {@value #GAP_BYTES}
+ * bytes) is read by the fill itself and fed, and a tail of at most {@value #TAIL_BYTES}
+ * bytes the reader did not read again after it had read it first is read when the stream
+ * closes, off the reader's thread. Any other pattern (a partial read) or a cache-side
+ * failure aborts the reservation, and the Manager's fill worker takes the file over:
+ * it reads the whole file again, from a straggler too, while the reader may still read
+ * it. Nothing here ever fails or changes a read.
  */
 final class FillingInputStream extends FSInputStream
     implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess {
   private static final Logger LOG = LoggerFactory.getLogger(FillingInputStream.class);
   private static final long UPLOAD_WAIT_SECONDS = 60;
+  /** A jump ahead of at most this many bytes is read by the fill itself (Parquet skips its 4-byte magic). */
+  static final int GAP_BYTES = 64 << 10;
+  /** At close, at most this many bytes not fed yet are read by the fill (a footer read before the rest). */
+  static final long TAIL_BYTES = 1 << 20;
 
   private final DFSInputStream in;
   private final long reservationId;
@@ -84,8 +94,18 @@ final class FillingInputStream extends FSInputStream
       }
       long next = encoder.position();
       if (at > next) {
-        stop("the reader skipped from " + next + " to " + at);
-        return;
+        if (at - next > GAP_BYTES) {
+          return; // far ahead (a footer read first): not fed; the reader may come back for the rest
+        }
+        try {
+          byte[] gap = new byte[(int) (at - next)];
+          in.readFully(next, gap, 0, gap.length);
+          encoder.feed(gap, 0, gap.length);
+        } catch (IOException | RuntimeException | LinkageError e) {
+          stop("reading the " + (at - next) + " bytes the reader skipped at " + next + " failed: " + e);
+          return;
+        }
+        next = at;
       }
       if (at + len <= next) {
         return; // bytes fed before
@@ -256,17 +276,25 @@ final class FillingInputStream extends FSInputStream
       }
       closed = true;
     }
+    boolean finish;
+    long tail;
+    synchronized (encoder) {
+      if (filling && fileLength - encoder.position() > TAIL_BYTES) {
+        stop("the reader read " + encoder.position() + " of " + fileLength + " bytes from the start");
+      }
+      finish = filling;
+      tail = finish ? fileLength - encoder.position() : 0;
+      filling = false; // no more taps: a pread still running on another thread is not fed
+    }
+    if (tail > 0) {
+      finishLater(encoder.position(), (int) tail); // reads the tail from the stream, then closes it
+      return;
+    }
     try {
       in.close();
     } finally {
-      synchronized (encoder) {
-        if (filling && encoder.position() < fileLength) {
-          stop("the reader read " + encoder.position() + " of " + fileLength + " bytes from the start");
-        }
-        if (filling) {
-          filling = false; // no more taps: a pread still running on another thread is not fed
-          finishLater();
-        }
+      if (finish) {
+        finishLater(fileLength, 0);
       }
     }
   }
@@ -275,9 +303,20 @@ final class FillingInputStream extends FSInputStream
    * Uploads the rest and commits, on the pool: closing never waits for Redis (the
    * FileSystem's close waits for it, briefly, so a client that exits still commits).
    */
-  private void finishLater() {
+  private void finishLater(long tailFrom, int tailBytes) {
     Runnable finish = () -> {
       try {
+        if (tailBytes > 0) {
+          try {
+            byte[] tail = new byte[tailBytes];
+            in.readFully(tailFrom, tail, 0, tailBytes);
+            synchronized (encoder) {
+              encoder.feed(tail, 0, tailBytes);
+            }
+          } finally {
+            closeQuietly();
+          }
+        }
         encoder.finish(UPLOAD_WAIT_SECONDS);
         manager.commit(reservationId, d.getFileId(), fileLength, encoder.parityBytes(),
             encoder.valueDigests(fileLength));
@@ -298,6 +337,14 @@ final class FillingInputStream extends FSInputStream
       pool.execute(finish);
     } catch (RejectedExecutionException shuttingDown) {
       finish.run();
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      in.close();
+    } catch (IOException e) {
+      LOG.debug("closing the filled stream: {}", e.toString());
     }
   }
 }

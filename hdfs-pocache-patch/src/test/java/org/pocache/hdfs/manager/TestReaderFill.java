@@ -116,6 +116,47 @@ public class TestReaderFill {
     }
   }
 
+  /**
+   * A Parquet reader reads the footer at the end first, then the column chunks from byte 4
+   * up to the footer: the reader's fill passes the footer over, reads the 4 bytes it skips
+   * and the tail it does not read again, and commits the parity itself (before, the footer
+   * read stopped it, and the fill worker read the whole file again while the task read it).
+   */
+  @Test
+  public void aFooterFirstReaderFillsTheParityItself() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, conf());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path p = new Path("/readerfill/parquet-like");
+      c.writePlain(p, LENGTH, 84);
+      int footer = 10_000;
+      long footerStart = LENGTH - 8 - footer;
+      try (FSDataInputStream in = fs.open(p)) {
+        byte[] b = new byte[8];
+        in.seek(LENGTH - 8);
+        in.readFully(b);
+        assertEquals(-1, DataPattern.firstMismatch(84, LENGTH - 8, b, 0, 8));
+        byte[] f = new byte[footer];
+        in.seek(footerStart);
+        in.readFully(f);
+        assertEquals(-1, DataPattern.firstMismatch(84, footerStart, f, 0, footer));
+        in.seek(4);
+        byte[] chunks = new byte[(int) (footerStart - 4)];
+        int off = 0;
+        for (int n; off < chunks.length && (n = in.read(chunks, off, Math.min(65_536, chunks.length - off))) > 0; ) {
+          off += n;
+        }
+        assertEquals(chunks.length, off);
+        assertEquals(-1, DataPattern.firstMismatch(84, 4, chunks, 0, chunks.length));
+      }
+      assertEquals(1, fs.readerFills());
+      ParityDescriptor d = awaitCached(m, p);
+      GenericTestUtils.waitFor(() -> fs.readerFillsCommitted() == 1, 50, 20_000);
+      assertTrue(c.assertParityMatchesIndependentEncoding(p, d) > 1);
+    }
+  }
+
   @Test
   public void aReaderWithoutRoomForTheAccumulatorsHandsTheFillBack() throws Exception {
     try (ManagerCluster c = ManagerCluster.start(4, conf());
