@@ -197,14 +197,17 @@ final class BlockPrefetch implements Closeable {
           if (notFetched.contains(b)) {
             continue;
           }
-          if (leftToParity.test(from)) {
-            notFetched.add(b);
-            continue;
-          }
+          // The budget first: asking about the straggler counts toward the list's probes, so
+          // a block is asked about once, when it could be fetched.
           int want = (int) Math.min(blockSize, fileLength - from);
           int got = (int) budget.reserve(want, Math.min(want, PIECE));
           if (got == 0) {
             break; // the FileSystem's budget is spent
+          }
+          if (leftToParity.test(from)) {
+            budget.release(got);
+            notFetched.add(b);
+            continue;
           }
           f = new Fetch(b, from, got);
           fetches.put(b, f);

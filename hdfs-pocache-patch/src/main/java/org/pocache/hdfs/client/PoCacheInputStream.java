@@ -86,6 +86,8 @@ final class PoCacheInputStream extends FSInputStream
   private long runStartNanos;
   /** Time the caller has spent inside sequential reads in this run. */
   private long runReadNanos;
+  /** The fetches ahead are moved along once the caller reads at or past here. */
+  private long aheadAt;
   /** While direct: {@code in} is behind {@code pos} (the prefetch served bytes): seek it first. */
   private boolean inBehind;
   private final ProactiveReader.Outcome outcome;
@@ -366,8 +368,9 @@ final class PoCacheInputStream extends FSInputStream
   private int fromPrefetch(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
     int n;
     try {
-      if (waitsOnReads()) {
+      if (pos >= aheadAt && waitsOnReads()) {
         prefetch.ahead(pos, runStart);
+        aheadAt = pos + DIRECT_CHUNK; // the fetches move on every 128 KiB, not every small read
       }
       n = prefetch.read(pos, b, off, len, buf);
     } catch (RuntimeException | LinkageError e) {
@@ -394,6 +397,7 @@ final class PoCacheInputStream extends FSInputStream
     runStart = at;
     runStartNanos = 0;
     runReadNanos = 0;
+    aheadAt = 0;
   }
 
   /** Forgets the direct reads' timing and block check: {@code in} was moved. */
