@@ -35,6 +35,7 @@ import org.apache.hadoop.security.token.TokenIdentifier;
 public final class PoCacheNameNodePlugin implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheNameNodePlugin.class);
   private volatile Manager manager;
+  private volatile StripePlacementPolicy placement;
 
   @Override
   public void start(Object service) {
@@ -56,8 +57,25 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
       manager = Manager.start(conf, new ClientProtocolNamespace(nn::getRpcServer,
           () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning(), id -> pathOf(nn, id)), tokens);
       LOG.info("POCache Manager listening on {}", manager.address());
+      keepNewBlocksOffStragglers(nn, manager);
     } catch (Throwable t) {
       LOG.error("POCache Manager failed to start; the NameNode continues without it", t);
+    }
+  }
+
+  /** With {@link StripePlacementPolicy} as this NameNode's placement, it reads the Manager's straggler list. */
+  private void keepNewBlocksOffStragglers(NameNode nn, Manager m) {
+    try {
+      Object policy = nn.getNamesystem().getBlockManager().getBlockPlacementPolicy();
+      if (policy instanceof StripePlacementPolicy) {
+        org.pocache.manager.server.StragglerMonitor list = m.stragglers();
+        placement = (StripePlacementPolicy) policy;
+        placement.avoidStragglers(() -> list.getStragglers().dataNodes);
+        LOG.info("POCache stripe placement keeps new blocks off the DataNodes on the straggler list");
+      }
+    } catch (RuntimeException | LinkageError e) {
+      LOG.warn("POCache stripe placement does not see the straggler list ({}); new blocks may land on stragglers",
+          e.toString());
     }
   }
 
@@ -103,6 +121,11 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
   public void stop() {
     Manager m = manager;
     manager = null;
+    StripePlacementPolicy p = placement;
+    placement = null;
+    if (p != null) {
+      p.avoidStragglers(null);
+    }
     if (m != null) {
       try {
         m.close();

@@ -18,6 +18,8 @@ package org.pocache.hdfs.namenode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -26,14 +28,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.AddBlockFlag;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.net.Node;
+import org.apache.hadoop.net.NodeBase;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.slf4j.Logger;
@@ -51,6 +56,13 @@ import org.slf4j.LoggerFactory;
  * files get the same guarantee from their own placement policy; this does it for the
  * contiguous files POCache protects with cached parity.
  *
+ * <p>A new block also keeps off the DataNodes on the Manager's straggler list, when the
+ * Manager runs in this NameNode ({@link PoCacheNameNodePlugin} hands the list over). A
+ * straggler is idle next to its peers once POCache's readers go around it, and HDFS's
+ * load-aware placement then favours it for new blocks; a file written there is slow to
+ * write, and slow to read until its parity is cached. When too few other DataNodes are
+ * left, the straggler is used as HDFS would.
+ *
  * <p>Implementation notes: only a first allocation for a new block is steered (no replicas
  * chosen yet and the client's add-block flags present); re-replication, pipeline recovery,
  * favored nodes and WebHDFS redirects are HDFS's own. The DataNodes of each file's last
@@ -66,11 +78,17 @@ public class StripePlacementPolicy extends BlockPlacementPolicyDefault implement
   private static final Logger LOG = LoggerFactory.getLogger(StripePlacementPolicy.class);
   /** Files whose recent placements are kept; older ones are forgotten (their next block is placed freely). */
   static final int MAX_FILES = 1 << 14;
+  /** How long one read of the straggler list serves block allocations. */
+  static final long STRAGGLERS_REFRESH_MILLIS = 500;
 
   private final Recent recent = new Recent(MAX_FILES);
   private final AtomicBoolean warned = new AtomicBoolean();
   private final AtomicLong steered = new AtomicLong();
   private final AtomicLong relaxed = new AtomicLong();
+  private final AtomicLong keptOff = new AtomicLong();
+  private volatile Supplier<? extends Collection<String>> stragglerList;
+  private volatile Set<Node> stragglers = Collections.emptySet();
+  private volatile long stragglersReadAt;
   private volatile boolean enabled;
   private volatile int window;
   private volatile Configuration conf;
@@ -98,6 +116,17 @@ public class StripePlacementPolicy extends BlockPlacementPolicyDefault implement
     return conf;
   }
 
+  /**
+   * New blocks keep off the DataNodes the list names (transfer addresses, ip:port), or,
+   * with null, no longer do. The list is read at most every
+   * {@value #STRAGGLERS_REFRESH_MILLIS} ms, on a block allocation.
+   */
+  public void avoidStragglers(Supplier<? extends Collection<String>> list) {
+    stragglerList = list;
+    stragglers = Collections.emptySet();
+    stragglersReadAt = 0;
+  }
+
   @Override
   public DatanodeStorageInfo[] chooseTarget(String srcPath, int numOfReplicas, Node writer,
       List<DatanodeStorageInfo> chosen, boolean returnChosenNodes, Set<Node> excludedNodes, long blocksize,
@@ -107,15 +136,27 @@ public class StripePlacementPolicy extends BlockPlacementPolicyDefault implement
           storagePolicy, flags);
     }
     List<Set<Node>> previous;
+    Set<Node> slow;
     try {
       previous = recent.window(srcPath);
+      slow = stragglerNodes();
     } catch (RuntimeException | LinkageError e) {
       warnOnce(e);
       return super.chooseTarget(srcPath, numOfReplicas, writer, chosen, returnChosenNodes, excludedNodes, blocksize,
           storagePolicy, flags);
     }
-    DatanodeStorageInfo[] targets = steer(srcPath, numOfReplicas, writer, previous, excludedNodes, blocksize,
-        storagePolicy, flags);
+    DatanodeStorageInfo[] targets = null;
+    if (!slow.isEmpty()) {
+      Set<Node> outside = excludedNodes == null ? new HashSet<>() : new HashSet<>(excludedNodes);
+      outside.addAll(slow);
+      targets = steer(srcPath, numOfReplicas, writer, previous, outside, blocksize, storagePolicy, flags, false);
+      if (targets != null) {
+        keptOff.incrementAndGet();
+      }
+    }
+    if (targets == null) {
+      targets = steer(srcPath, numOfReplicas, writer, previous, excludedNodes, blocksize, storagePolicy, flags, true);
+    }
     try {
       recent.record(srcPath, targets, window);
     } catch (RuntimeException | LinkageError e) {
@@ -124,17 +165,23 @@ public class StripePlacementPolicy extends BlockPlacementPolicyDefault implement
     return targets;
   }
 
+  /**
+   * Targets outside the window's DataNodes (or, short of DataNodes, the newest blocks'),
+   * or, if none is found: with {@code fill}, the rest chosen as HDFS would; without, null.
+   */
   private DatanodeStorageInfo[] steer(String srcPath, int numOfReplicas, Node writer, List<Set<Node>> previous,
-      Set<Node> excludedNodes, long blocksize, BlockStoragePolicy storagePolicy, EnumSet<AddBlockFlag> flags) {
-    if (previous.isEmpty()) {
+      Set<Node> excludedNodes, long blocksize, BlockStoragePolicy storagePolicy, EnumSet<AddBlockFlag> flags,
+      boolean fill) {
+    if (previous.isEmpty() && fill) {
       return super.chooseTarget(srcPath, numOfReplicas, writer, new ArrayList<>(), false, excludedNodes, blocksize,
           storagePolicy, flags);
     }
     try {
       // Avoid the DataNodes of all of the window's blocks; with too few DataNodes outside it,
-      // of the newest ones only (so that a 3-node cluster still spreads any 3 blocks).
+      // of the newest ones only (so that a 3-node cluster still spreads any 3 blocks). Without
+      // fill, last of all the window is let go (the excluded stragglers are what matters then).
       DatanodeStorageInfo[] partial = new DatanodeStorageInfo[0];
-      for (int w = previous.size(); w >= 1; w--) {
+      for (int w = previous.size(); w >= (fill ? 1 : 0); w--) {
         // HDFS's chooser adds what it picks to the excluded set it is given: give it copies.
         Set<Node> outside = excludedNodes == null ? new HashSet<>() : new HashSet<>(excludedNodes);
         for (Set<Node> block : previous.subList(previous.size() - w, previous.size())) {
@@ -143,9 +190,14 @@ public class StripePlacementPolicy extends BlockPlacementPolicyDefault implement
         partial = super.chooseTarget(srcPath, numOfReplicas, writer, new ArrayList<>(), false, outside, blocksize,
             storagePolicy, flags);
         if (partial.length >= numOfReplicas) {
-          (w == previous.size() ? steered : relaxed).incrementAndGet();
+          if (!previous.isEmpty()) {
+            (w == previous.size() ? steered : relaxed).incrementAndGet();
+          }
           return partial;
         }
+      }
+      if (!fill) {
+        return null;
       }
       relaxed.incrementAndGet();
       Set<Node> rest = excludedNodes == null ? new HashSet<>() : new HashSet<>(excludedNodes);
@@ -153,9 +205,34 @@ public class StripePlacementPolicy extends BlockPlacementPolicyDefault implement
           new ArrayList<>(Arrays.asList(partial)), true, rest, blocksize, storagePolicy, flags);
     } catch (RuntimeException | LinkageError e) {
       warnOnce(e);
-      return super.chooseTarget(srcPath, numOfReplicas, writer, new ArrayList<>(), false, excludedNodes, blocksize,
-          storagePolicy, flags);
+      return fill ? super.chooseTarget(srcPath, numOfReplicas, writer, new ArrayList<>(), false, excludedNodes,
+          blocksize, storagePolicy, flags) : null;
     }
+  }
+
+  /** The listed stragglers' descriptors (those in this NameNode's topology), read again after the refresh interval. */
+  private Set<Node> stragglerNodes() {
+    Supplier<? extends Collection<String>> list = stragglerList;
+    if (list == null) {
+      return Collections.emptySet();
+    }
+    long now = System.nanoTime();
+    if (stragglersReadAt != 0 && now - stragglersReadAt <= STRAGGLERS_REFRESH_MILLIS * 1_000_000L) {
+      return stragglers;
+    }
+    Collection<String> names = list.get();
+    Set<Node> nodes = Collections.emptySet();
+    if (names != null && !names.isEmpty()) {
+      nodes = new HashSet<>();
+      for (Node n : clusterMap.getLeaves(NodeBase.ROOT)) {
+        if (n instanceof DatanodeDescriptor && names.contains(((DatanodeDescriptor) n).getXferAddr())) {
+          nodes.add(n);
+        }
+      }
+    }
+    stragglers = nodes;
+    stragglersReadAt = now == 0 ? 1 : now;
+    return nodes;
   }
 
   private void warnOnce(Throwable e) {
@@ -168,6 +245,11 @@ public class StripePlacementPolicy extends BlockPlacementPolicyDefault implement
   /** New blocks placed outside their file's window. */
   long steeredBlocks() {
     return steered.get();
+  }
+
+  /** New blocks placed off the DataNodes on the straggler list while it named any. */
+  long keptOffStragglers() {
+    return keptOff.get();
   }
 
   /** New blocks for which too few DataNodes were left outside the whole window. */

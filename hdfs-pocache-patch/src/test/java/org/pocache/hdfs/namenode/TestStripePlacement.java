@@ -95,6 +95,96 @@ public class TestStripePlacement {
     }
   }
 
+  /**
+   * With the Manager in the NameNode, new blocks keep off a DataNode on its straggler list
+   * (one whose reads are throttled to a sixteenth, listed by its heartbeats) and stripes
+   * still span k DataNodes; off the list, it takes new blocks again. Without the list, the
+   * stripe window leaves two candidates per block, so the straggler would get about one
+   * block in two.
+   */
+  @Test
+  public void newBlocksKeepOffAListedStraggler() throws Exception {
+    int port = org.pocache.testkit.FreePorts.pick();
+    try (MiniHdfs hdfs = MiniHdfs.builder().dataNodes(5)
+        .set(PoCacheConfigKeys.ENABLED_KEY, "true")
+        .set(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(K))
+        .set("dfs.block.replicator.classname", StripePlacementPolicy.class.getName())
+        .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
+        .set("dfs.datanode.plugins", org.pocache.hdfs.datanode.PoCacheDataNodePlugin.class.getName())
+        .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + port)
+        .set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "1000")
+        .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, "2500")
+        .set(PoCacheConfigKeys.STRAGGLER_REPORT_TTL_KEY, "30000")
+        .start();
+         org.pocache.manager.protocol.ManagerClient manager = new org.pocache.manager.protocol.ManagerClient(
+             new java.net.InetSocketAddress("127.0.0.1", port), hdfs.conf(), 2000)) {
+      hdfs.setAllBandwidth(32L << 20);
+      Path hot = new Path("/hot/f");
+      hdfs.writePinnedFile(hot, 1 << 20, 5, 5);
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread reader = new Thread(() -> readRound(hdfs, hot, stop), "reader");
+      reader.start();
+      try {
+        int slow = 2;
+        String slowName = hdfs.dataNode(slow).getDatanodeId().getXferAddr();
+        hdfs.throttle(slow).setBandwidth(2L << 20);
+        org.apache.hadoop.test.GenericTestUtils.waitFor(
+            () -> listed(manager).equals(java.util.Collections.singleton(slowName)), 50, 15_000);
+        for (int f = 0; f < 4; f++) {
+          Path p = new Path("/kept/f" + f);
+          byte[] data = write(hdfs.fs(), p, 8 * BLOCK, (short) 1, f);
+          List<int[]> blocks = hdfs.dataNodesOfBlocks(p);
+          for (int[] replicas : blocks) {
+            assertTrue("a block on the listed straggler " + slowName, !distinct(replicas).contains(slow));
+          }
+          assertEquals(0, repeatsWithinWindows(blocks, K));
+          assertArrayEquals(data, read(hdfs.fs(), p, data.length));
+        }
+        assertTrue(policy(hdfs).keptOffStragglers() >= 32);
+
+        hdfs.throttle(slow).setBandwidth(32L << 20);
+        org.apache.hadoop.test.GenericTestUtils.waitFor(() -> listed(manager).isEmpty(), 50, 15_000);
+        int[] n = {0};
+        org.apache.hadoop.test.GenericTestUtils.waitFor(() -> {
+          try {
+            Path p = new Path("/again/f" + n[0]++);
+            write(hdfs.fs(), p, 8 * BLOCK, (short) 1, n[0]);
+            return hdfs.dataNodesOfBlocks(p).stream().anyMatch(r -> distinct(r).contains(slow));
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }, 100, 10_000);
+      } finally {
+        stop.set(true);
+        reader.join();
+      }
+    }
+  }
+
+  private static Set<String> listed(org.pocache.manager.protocol.ManagerClient manager) {
+    try {
+      return new HashSet<>(manager.getStragglers().dataNodes);
+    } catch (IOException e) {
+      return java.util.Collections.singleton("unreachable: " + e);
+    }
+  }
+
+  /** Whole 1 MiB blocks from each DataNode in turn, so heartbeats carry rates of every DataNode. */
+  private static void readRound(MiniHdfs hdfs, Path file, java.util.concurrent.atomic.AtomicBoolean stop) {
+    byte[] buf = new byte[1 << 20];
+    try (FSDataInputStream in = hdfs.fs().open(file)) {
+      while (!stop.get()) {
+        for (int b = 0; b < 5 && !stop.get(); b++) {
+          in.readFully((long) b << 20, buf);
+        }
+      }
+    } catch (Exception e) {
+      if (!stop.get()) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
   /** A malformed key is named in the NameNode's log; the NameNode starts and places blocks as HDFS does. */
   @Test
   public void aMalformedCodeLeavesPlacementToHdfs() throws Exception {
