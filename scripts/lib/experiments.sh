@@ -43,6 +43,11 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       (default 120) without a straggler, S s with DataNode i at 1/F, S s after it
       recovers; per phase, how often the straggler and how often a healthy DataNode
       was listed, and how long the list took to find and to clear it
+  exp1 | exp2 | exp7 | exp8 | exp9 | exp11 | exp13 | exp15 | all
+      [--scale small|tiny] [--json F] [--plot F.png] [--dir D] [--disk-bandwidth B] [--slowdown S]
+      the paper's experiments on the in-process cluster (no `cluster up` needed): JSON with
+      every latency and the headline numbers beside the paper's, and a figure, in D
+      (default docs/results/experiments); `pocache report` turns them into docs/results.md
   plot [--out F.png] [JSON...]
       draws the job experiments' JSON (default: target/cluster/results/mapreduce.json and
       spark.json, whichever exist) as one bar chart of POCache / stock HDFS job times
@@ -557,6 +562,10 @@ cmd_experiment() {
     spark) ex_spark "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
+    exp[0-9]*|all)
+      # The paper's experiments on the in-process cluster; JSON and PNG under docs/results/experiments.
+      check_maven; check_native_deps
+      cd "$POCACHE_HOME" && run_driver org.pocache.experiments.paper.PaperExperiments "$name" "$@" ;;
     ""|help|--help) ex_usage ;;
     *) ex_usage >&2; die "experiment: unknown experiment '$name'" ;;
   esac

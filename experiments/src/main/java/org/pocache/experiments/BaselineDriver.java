@@ -118,7 +118,7 @@ public final class BaselineDriver {
     String protection = "integrity";
     File json;
 
-    static Config parse(String[] args) throws UsageException {
+    public static Config parse(String[] args) throws UsageException {
       Options o = Options.parse(args, VALUED, FLAGS);
       Config c = new Config();
       if (o.has("help")) {

@@ -47,6 +47,11 @@ public final class ResultTable {
       this.inOrder = inOrder.clone();
       this.counters = new LinkedHashMap<>(counters);
     }
+
+    /** Every read's latency in ms, in the order the reads ran. */
+    public double[] latencies() {
+      return inOrder.clone();
+    }
   }
 
   private final List<Row> rows = new ArrayList<>();
