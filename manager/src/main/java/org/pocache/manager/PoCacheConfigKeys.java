@@ -213,6 +213,13 @@ public final class PoCacheConfigKeys {
   public static final String CACHE_MIN_FILE_DEFAULT = "1";
 
   /**
+   * A read miss of a replicated file shorter than this many full blocks (at most k) is admitted only while one of its
+   * blocks is on a listed straggler. Such a file's parity is as large as its data; 1 admits short files as any other.
+   */
+  public static final String CACHE_READ_MIN_BLOCKS_KEY = "dfs.pocache.cache.read.min.blocks";
+  public static final String CACHE_READ_MIN_BLOCKS_DEFAULT = "2";
+
+  /**
    * Directory names whose files POCache leaves alone: not cached on write, not admitted
    * when read, and opened without a Manager lookup (MapReduce's staging files and job history).
    */

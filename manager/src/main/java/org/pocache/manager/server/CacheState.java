@@ -137,6 +137,10 @@ final class CacheState {
       } else {
         known.put(f.id, f);
         Decision d = csac.query(ref);
+        boolean passedShort = d == Decision.SHOULD_CACHE && e == null && shortOffStragglers(f, code, ref);
+        if (passedShort) {
+          d = Decision.SHOULD_NOT_CACHE;
+        }
         boolean fillNow = d == Decision.SHOULD_CACHE && canFill && e == null;
         evictLocked(csac.update(ref, fillNow ? Decision.SHOULD_CACHE
             : d == Decision.CACHED ? Decision.CACHED : Decision.SHOULD_NOT_CACHE), victims);
@@ -144,7 +148,7 @@ final class CacheState {
           fill = newEntryLocked(f, code, ref.weight(), ParityState.FILLING, runIdForWrites);
           fill.setReaderFill(readerFills);
         }
-        decision = e != null ? e.state().name() : fillNow ? "FILLING" : d.name();
+        decision = e != null ? e.state().name() : fillNow ? "FILLING" : passedShort ? "SHORT_FILE" : d.name();
       }
       ParityDescriptor descriptor = null;
       if (e != null && e.cached() && ready) {
@@ -157,6 +161,19 @@ final class CacheState {
       reaper.reap(victims); // under the lock: Redis sees the changes in the order the index made them
       lock.unlock();
     }
+  }
+
+  /**
+   * Whether a replicated file is shorter than {@code dfs.pocache.cache.read.min.blocks} full
+   * blocks (at most k) and has no block on a listed straggler. Its parity would be as large as
+   * its data (the rest of its stripe is virtual zeros); it is filled on a read miss only while a
+   * straggler holds one of its blocks, so that the first read of a short file on healthy
+   * DataNodes (a Parquet file of one row group, a reducer's part file) costs what HDFS's does.
+   */
+  private boolean shortOffStragglers(FileInfo f, CodePlanner.Code code, FileRef ref) {
+    int blocks = Math.min(settings.readMinBlocks, code.k);
+    return blocks > 1 && f.ecDataUnits == 0 && f.blockSize > 0 && f.length < (long) blocks * f.blockSize
+        && !ref.touches(csac.stragglers());
   }
 
   /** A fill first offered to its reader goes to the fill worker instead. */

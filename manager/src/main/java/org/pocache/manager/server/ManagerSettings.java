@@ -35,6 +35,7 @@ final class ManagerSettings {
   final long capacityBytes;
   final long maxFileBytes;
   final long minFileBytes;
+  final int readMinBlocks;
   final CacheExclusions exclusions;
   final long reservationTtlMillis;
   final int prefetchCandidates;
@@ -64,6 +65,8 @@ final class ManagerSettings {
         PoCacheConfigKeys.CACHE_MAX_FILE_DEFAULT, 1, Long.MAX_VALUE);
     minFileBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.CACHE_MIN_FILE_KEY,
         PoCacheConfigKeys.CACHE_MIN_FILE_DEFAULT, 0, Long.MAX_VALUE);
+    readMinBlocks = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CACHE_READ_MIN_BLOCKS_KEY,
+        PoCacheConfigKeys.CACHE_READ_MIN_BLOCKS_DEFAULT, 1, 1 << 20);
     exclusions = CacheExclusions.from(conf);
     reservationTtlMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY,
         PoCacheConfigKeys.MANAGER_RESERVATION_TTL_DEFAULT, 1, Long.MAX_VALUE);

@@ -198,6 +198,38 @@ public class TestCacheService {
     }
   }
 
+  /**
+   * A file shorter than dfs.pocache.cache.read.min.blocks (its parity as large as its data)
+   * is filled on a read miss only while a straggler holds one of its blocks.
+   */
+  @Test
+  public void aShortFileIsFilledOnReadOnlyWhileAStragglerHoldsIt() throws Exception {
+    try (ManagerHarness h = new ManagerHarness()) {
+      h.file("/short", 1); // its one block on 127.0.0.1:9866
+      h.file("/long", 4);
+      DescriptorLookup r = h.service.getDescriptor("/short", true);
+      assertEquals("SHORT_FILE", r.getDecision());
+      assertFalse(r.hasFill());
+      assertTrue(h.filler.taken().isEmpty());
+      assertEquals("FILLING", h.service.getDescriptor("/long", true).getDecision());
+
+      for (int round = 0; round < StragglerMonitor.CONFIRMATIONS + 1; round++) {
+        h.now.addAndGet(2000);
+        for (int port = 9866; port <= 9870; port++) {
+          double millis = port == 9866 ? 8000 / 6.4 : 8000 / 64.0; // 8 MiB at 6.4 or 64 MiB/s
+          h.stragglers.heartbeat("127.0.0.1:" + port, 8L << 20, millis, 8);
+        }
+      }
+      h.tick();
+      assertEquals(java.util.Collections.singletonList("127.0.0.1:9866"), h.stragglers.getStragglers().dataNodes);
+      assertEquals("FILLING", h.service.getDescriptor("/short", true).getDecision());
+    }
+    try (ManagerHarness h = new ManagerHarness(PoCacheConfigKeys.CACHE_READ_MIN_BLOCKS_KEY, "1")) {
+      h.file("/short", 1);
+      assertEquals("FILLING", h.service.getDescriptor("/short", true).getDecision());
+    }
+  }
+
   @Test
   public void aFillTheWorkerRefusesEndsAtOnce() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
