@@ -166,7 +166,7 @@ public final class Report {
     b.append(String.format(Locale.ROOT, "Here: the multi-process cluster of docs/cluster.md, %d MiB input in %d MiB"
         + " blocks, straggler at 1/%s (`scripts/pocache experiment mapreduce`); POCache / Vanilla job time,"
         + " medians.\n\n", r.path("input_mib").asInt(), r.path("block_mib").asInt(),
-        r.path("straggler_factor").asText()));
+        Charts.label(r.path("straggler_factor").asDouble())));
     b.append("| job | paper, straggler | ours, straggler | ours, no straggler (paper: similar) |\n|---|---|---|---|\n");
     for (JsonNode row : r.path("rows")) {
       double s = row.path("ratio_straggler").asDouble();

@@ -43,13 +43,16 @@ final class SingleClientReads {
     String block = s.tiny ? "1m" : "4m";
     int files = s.tiny ? 1 : 2;
     int repeats = s.tiny ? 1 : 5;
-    Outcome o = new Outcome(id, striped ? "Single-client reads, striped layout" : "Single-client reads, contiguous"
-        + " layout",
-        "files of k blocks (k = 4, 6, 8, 10) of 64 MiB on k DataNodes (HR: k + 1, two replicas), one straggler"
-            + " by stress -i 1, ten runs",
-        String.format(Locale.ROOT, "blocks of %s, %d files x %d reads per row, DataNodes paced at %d MiB/s, the"
-            + " straggler at 1/%d; striped: RS-k-m as HDFS ships (RS-3-2, RS-6-3, RS-10-4) or RS-k-2", block,
-            files, repeats, s.diskBandwidth >> 20, s.slowdown));
+    String paper = striped
+        ? "files of k blocks (k = 4, 6, 8, 10) of 64 MiB, striped by HDFS's RS policies, one straggler by stress -i 1,"
+            + " ten runs"
+        : "files of k blocks (k = 4, 6, 8, 10) of 64 MiB, one per DataNode (HR: k + 1 DataNodes, two replicas), one"
+            + " straggler by stress -i 1, ten runs";
+    String here = String.format(Locale.ROOT, "blocks of %s, %d files x %d reads per row, DataNodes paced at %d MiB/s,"
+        + " the straggler at 1/%d", block, files, repeats, s.diskBandwidth >> 20, s.slowdown)
+        + (striped ? "; RS-k-m as HDFS ships it (RS-6-3, RS-10-4) or RS-k-2" : "");
+    Outcome o = new Outcome(id, striped ? "Single-client reads, striped layout"
+        : "Single-client reads, contiguous layout", paper, here);
     List<String> modes = striped ? Arrays.asList("vanilla", "pocache") : Arrays.asList("vanilla", "hr", "pr",
         "pocache");
     String layout = striped ? "striped" : "contiguous";

@@ -74,6 +74,8 @@ public class TestParityProtection {
         .set(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK))
         .set(PoCacheConfigKeys.CSAC_ADMISSION_KEY, "cache-upon-access")
         .set(PoCacheConfigKeys.PARITY_PROTECTION_KEY, "privacy")
+        // The one-block file below is filled on its first lookup, with no straggler listed.
+        .set(PoCacheConfigKeys.CACHE_READ_MIN_BLOCKS_KEY, "1")
         .start();
     manager = new ManagerClient(new InetSocketAddress("127.0.0.1", port), hdfs.conf(), 5000);
     GenericTestUtils.waitFor(() -> {

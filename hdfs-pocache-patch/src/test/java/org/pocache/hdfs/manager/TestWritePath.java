@@ -73,13 +73,16 @@ public class TestWritePath {
   /**
    * A replicated file shorter than two blocks has a block of parity for less than two
    * blocks of data: it is not cached on write (a file of one block and a few bytes, as a
-   * reducer's output often is, included), and is cached when read. The Manager is asked
+   * reducer's output often is, included), and is cached when read (here with
+   * dfs.pocache.cache.read.min.blocks = 1; by default only while a straggler holds one of its
+   * blocks, see TestCacheService). The Manager is asked
    * only once a file is past its first block, which was held until then. A file of two full
    * blocks is cached on write, its parity encoded from the held first block.
    */
   @Test
   public void filesShorterThanTwoBlocksAreCachedWhenReadNotOnWrite() throws Exception {
-    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+    try (ManagerCluster c = ManagerCluster.start(4,
+        Collections.singletonMap(PoCacheConfigKeys.CACHE_READ_MIN_BLOCKS_KEY, "1"));
          ManagerClient m = c.client();
          PoCacheFileSystem fs = c.pocacheClient()) {
       GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
