@@ -67,7 +67,9 @@ public final class BaselineDriver {
   static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "write-repeats", "block-size",
       "disk-bandwidth", "slowdown", "hedge-threshold-ms", "hedge-threads", "striped-policy", "seed", "write-size",
       "protection");
-  static final List<String> FLAGS = Arrays.asList("help");
+  static final List<String> FLAGS = Arrays.asList("help", "hr-default");
+  /** HDFS's default dfs.client.hedged.read.threshold.millis. */
+  static final long HDFS_DEFAULT_HEDGE_THRESHOLD_MS = 500;
 
   /**
    * Large enough that the hedged-read pool does not run out in these runs. HDFS
@@ -93,6 +95,7 @@ public final class BaselineDriver {
       "  --slowdown S             the straggler serves at disk-bandwidth / S (default 10)",
       "  --hedge-threshold-ms MS  dfs.client.hedged.read.threshold.millis for hr (default 0, as in the paper)",
       "  --hedge-threads N        dfs.client.hedged.read.threadpool.size for hr (default 16)",
+      "  --hr-default             also rows hr-default: hedged reads at HDFS's default threshold (500 ms)",
       "  --striped-policy NAME    erasure-coding policy of the striped files (default: RS-3-2-1024k,",
       "                           RS-6-3-1024k or RS-10-4-1024k when k matches, else RS-<k>-2-1024k)",
       "  --seed N                 seed of the file contents (default 1)",
@@ -111,6 +114,7 @@ public final class BaselineDriver {
     long diskBandwidth = 64L << 20;
     double slowdown = 10;
     long hedgeThresholdMillis = 0;
+    boolean hrDefault;
     int hedgeThreads;
     String stripedPolicy;
     long seed = 1;
@@ -137,6 +141,7 @@ public final class BaselineDriver {
       c.slowdown = o.doubleValue("slowdown", c.slowdown, 1);
       c.hedgeThresholdMillis = o.intValue("hedge-threshold-ms", 0, 0, 600_000);
       c.hedgeThreads = o.intValue("hedge-threads", DEFAULT_HEDGE_THREADS, 1, 1024);
+      c.hrDefault = o.has("hr-default");
       c.stripedPolicy = o.string("striped-policy", defaultStripedPolicy(c.k));
       c.seed = o.intValue("seed", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
       c.writeSize = o.bytes("write-size", c.writeSize, 0);
@@ -343,6 +348,19 @@ public final class BaselineDriver {
               new Mode("hr", hedgedFs, WholeFileRead.blockByBlockPread(c.blockSize)));
           table.hedgedReads(straggler, counters.getHedgedReadOps() - ops,
               counters.getHedgedReadWins() - wins, counters.getHedgedReadOpsInCurThread() - inCaller);
+        }
+      }
+      if (c.hrDefault) {
+        // The same hedged reads at HDFS's default threshold: a read hedges only once its
+        // first replica has taken that long (the pool is static: the size above holds).
+        Configuration defaultConf = hdfs.conf();
+        defaultConf.setInt(HdfsClientConfigKeys.HedgedRead.THREADPOOL_SIZE_KEY, c.hedgeThreads);
+        defaultConf.setLong(HdfsClientConfigKeys.HedgedRead.THRESHOLD_MILLIS_KEY, HDFS_DEFAULT_HEDGE_THRESHOLD_MS);
+        try (FileSystem defaultFs = FileSystem.newInstance(hdfs.fs().getUri(), defaultConf)) {
+          for (boolean straggler : new boolean[] {false, true}) {
+            measure(table, "contiguous", straggler, hedged, "r2", c, hdfs, buf, f -> 0,
+                new Mode("hr-default", defaultFs, WholeFileRead.blockByBlockPread(c.blockSize)));
+          }
         }
       }
       // What the Manager made of it: the contiguous layouts' straggler is DataNode 0.

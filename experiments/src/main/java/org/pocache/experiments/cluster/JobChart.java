@@ -59,7 +59,7 @@ public final class JobChart {
 
   public static void main(String[] args) throws IOException {
     if (args.length < 2) {
-      System.err.println("usage: JobChart out.png results.json...");
+      System.err.println("usage: JobChart out.png results.json... (a job in a later file replaces the earlier)");
       System.exit(2);
     }
     List<Bar> bars = new ArrayList<>();
@@ -68,8 +68,11 @@ public final class JobChart {
       JsonNode doc = json.readTree(new File(args[i]));
       String kind = doc.path("experiment").asText("?");
       for (JsonNode row : doc.path("rows")) {
-        bars.add(new Bar(kind + " " + row.path("job").asText(), ratios(row.path("none")),
-            ratios(row.path("straggler"))));
+        Bar b = new Bar(kind + " " + row.path("job").asText(), ratios(row.path("none")),
+            ratios(row.path("straggler")));
+        // A job measured again in a later file (a rerun of one job) takes its place.
+        bars.removeIf(old -> old.label.equals(b.label));
+        bars.add(b);
       }
     }
     draw(new File(args[0]), bars);
