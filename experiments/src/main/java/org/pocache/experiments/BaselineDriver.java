@@ -488,7 +488,7 @@ public final class BaselineDriver {
   }
 
   /** Asks the Manager to fill each file's parity and waits until every one is cached. */
-  static void awaitParity(ManagerClient manager, List<Path> files) throws IOException {
+  public static void awaitParity(ManagerClient manager, List<Path> files) throws IOException {
     for (Path p : files) {
       manager.prefetch(p.toUri().getPath());
     }

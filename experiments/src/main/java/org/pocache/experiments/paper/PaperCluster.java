@@ -118,27 +118,7 @@ final class PaperCluster implements AutoCloseable {
   /** Asks the Manager to fill each file's parity (an operator's -prefetch) and waits until all are cached. */
   void cache(List<Path> files) throws IOException {
     try (ManagerClient m = manager()) {
-      for (Path p : files) {
-        m.prefetch(p.toUri().getPath());
-      }
-      long deadline = System.currentTimeMillis() + 300_000;
-      for (Path p : files) {
-        while (!m.getDescriptor(p.toUri().getPath()).hasParity()) {
-          if (System.currentTimeMillis() > deadline) {
-            throw new IOException("the Manager did not cache the parity of " + p + " within 300 s");
-          }
-          sleep(50);
-        }
-      }
-    }
-  }
-
-  static void sleep(long ms) throws IOException {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
+      org.pocache.experiments.BaselineDriver.awaitParity(m, files);
     }
   }
 
