@@ -179,7 +179,7 @@ public final class BaselineDriver {
     }
   }
 
-  static String defaultStripedPolicy(int k) {
+  public static String defaultStripedPolicy(int k) {
     switch (k) {
       case 3:
         return "RS-3-2-1024k";

@@ -139,8 +139,8 @@ public final class PoCacheConfigKeys {
   public static final String MANAGER_BREAKER_OPEN_DEFAULT = "10000";
 
   /**
-   * Straggler detector: median-mad (robust; finds one straggler among few DataNodes) or three-sigma (the paper's
-   * rule; cannot flag a single straggler among 10 or fewer DataNodes).
+   * Straggler detector: median-mad (robust; finds one straggler among few DataNodes), three-sigma (the paper's
+   * rule; cannot flag a single straggler among 10 or fewer DataNodes) or none (lists no DataNode).
    */
   public static final String STRAGGLER_DETECTOR_KEY = "dfs.pocache.straggler.detector";
   public static final String STRAGGLER_DETECTOR_DEFAULT = "median-mad";

@@ -17,7 +17,7 @@ package org.pocache.csac.detect;
 
 import java.util.Locale;
 
-/** Detectors by configuration name: three-sigma (the paper's) and median-mad. */
+/** Detectors by configuration name: three-sigma (the paper's), median-mad, and none (lists nobody). */
 public final class Detectors {
   private Detectors() {
   }
@@ -32,9 +32,11 @@ public final class Detectors {
         return new ThreeSigma(minSamples, sampleTtlMillis, reportTtlMillis);
       case "median-mad":
         return new MedianMad(minSamples, sampleTtlMillis, reportTtlMillis, minFractionBelowMedian);
+      case "none":
+        return new NoDetector(minSamples, sampleTtlMillis, reportTtlMillis);
       default:
         throw new IllegalArgumentException(key + ": unknown straggler detector '" + name
-            + "'; known: three-sigma, median-mad");
+            + "'; known: three-sigma, median-mad, none");
     }
   }
 }

@@ -15,7 +15,7 @@
  */
 /**
  * Straggler detectors: one service-rate sample per DataNode per interval in, the
- * DataNodes judged slow out ({@code median-mad}, {@code three-sigma}); chosen by name
+ * DataNodes judged slow out ({@code median-mad}, {@code three-sigma}; {@code none} lists nobody); chosen by name
  * through {@link org.pocache.csac.detect.Detectors}.
  */
 package org.pocache.csac.detect;

@@ -154,6 +154,28 @@ public class TestDetectors {
   }
 
   @Test
+  public void noneListsNoDataNodeHoweverSlow() {
+    StragglerDetector d = Detectors.create("k", "none", 3, 10_000, 10_000, 0.75);
+    assertEquals("none", d.name());
+    for (int round = 0; round < 3; round++) {
+      d.report("a", 100_000_000L, 1000, round * 1000L);
+      d.report("b", 100_000_000L, 1000, round * 1000L);
+      d.report("c", 100_000_000L, 1000, round * 1000L);
+      d.report("slow", 1_000_000L, 1000, round * 1000L);
+    }
+    assertEquals(Collections.emptySet(), d.stragglers(3000));
+    // the same samples list the slow one under median-mad: the test could fail
+    StragglerDetector m = Detectors.create("k", "median-mad", 3, 10_000, 10_000, 0.75);
+    for (int round = 0; round < 3; round++) {
+      m.report("a", 100_000_000L, 1000, round * 1000L);
+      m.report("b", 100_000_000L, 1000, round * 1000L);
+      m.report("c", 100_000_000L, 1000, round * 1000L);
+      m.report("slow", 1_000_000L, 1000, round * 1000L);
+    }
+    assertEquals(Collections.singleton("slow"), m.stragglers(3000));
+  }
+
+  @Test
   public void badInputIsNamed() {
     ThreeSigma d = new ThreeSigma(3, 1000, 1000);
     expect("bytes served by dn1 must be >= 0, got -1", () -> d.report("dn1", -1, 10, 0));
@@ -163,7 +185,7 @@ public class TestDetectors {
         () -> d.report("dn1", 1, Double.MIN_VALUE, 0));
     expect("dn1 cannot have served 9223372036854775807 bytes in 1.0 ms: faster than 1000000000000 bytes/s",
         () -> d.report("dn1", Long.MAX_VALUE, 1, 0));
-    expect("dfs.pocache.straggler.detector: unknown straggler detector 'sigma'; known: three-sigma, median-mad",
+    expect("dfs.pocache.straggler.detector: unknown straggler detector 'sigma'; known: three-sigma, median-mad, none",
         () -> Detectors.create("dfs.pocache.straggler.detector", "sigma", 3, 1, 1, 0.3));
     expect("minimum fraction below the median must be in (0, 1), got 1.5", () -> new MedianMad(3, 1, 1, 1.5));
   }

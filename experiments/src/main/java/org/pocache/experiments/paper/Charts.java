@@ -140,6 +140,54 @@ public final class Charts {
     write(img, png);
   }
 
+  /**
+   * The cumulative distribution of each sample (latencies, in any order): y is the
+   * fraction of reads at or below x, as the paper draws tails.
+   */
+  public static void cdf(File png, String title, String xLabel, List<String> names, List<double[]> samples)
+      throws IOException {
+    double max = 0;
+    for (double[] v : samples) {
+      for (double x : v) {
+        if (Double.isFinite(x)) {
+          max = Math.max(max, x);
+        }
+      }
+    }
+    double xMax = niceCeiling(max);
+    BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = frame(img, title, "fraction of reads");
+    yAxis(g, 0, 1, false);
+    int pw = W - LEFT - RIGHT;
+    int ph = H - TOP - BOTTOM;
+    g.setColor(Color.BLACK);
+    for (int i = 0; i <= 5; i++) {
+      double v = xMax * i / 5;
+      int px = xOf(v, 0, xMax, pw);
+      g.drawLine(px, TOP + ph, px, TOP + ph + 4);
+      centered(g, label(v), px, TOP + ph + 18);
+    }
+    centered(g, xLabel, LEFT + pw / 2, TOP + ph + 42);
+    g.setStroke(new BasicStroke(2f));
+    for (int s = 0; s < samples.size(); s++) {
+      double[] v = samples.get(s).clone();
+      java.util.Arrays.sort(v);
+      g.setColor(COLORS[s % COLORS.length]);
+      int lastX = xOf(0, 0, xMax, pw);
+      int lastY = yOf(0, 0, 1, false);
+      for (int i = 0; i < v.length; i++) {
+        int px = xOf(v[i], 0, xMax, pw);
+        int py = yOf((i + 1) / (double) v.length, 0, 1, false);
+        g.drawLine(lastX, lastY, px, lastY);
+        g.drawLine(px, lastY, px, py);
+        lastX = px;
+        lastY = py;
+      }
+    }
+    legend(g, names);
+    write(img, png);
+  }
+
   private static Graphics2D frame(BufferedImage img, String title, String yLabel) {
     Graphics2D g = img.createGraphics();
     g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);

@@ -38,12 +38,16 @@ public final class PaperExperiments {
   static {
     BUILT.put("exp1", "single-client reads, contiguous, k = 4..10: Vanilla, HR, PR, POCache");
     BUILT.put("exp2", "single-client reads, striped, k = 4..10: Vanilla, POCache");
+    BUILT.put("exp3", "skewed workload, Zipf 0.9: Vanilla, HR, SR, POCache; striped Vanilla, POCache");
+    BUILT.put("exp4", "multi-size workload (Facebook mix), Zipf 0.9: Vanilla, POCache per layout");
     BUILT.put("exp7", "writes by subblock size: encoding, caching, overhead against stock HDFS");
     BUILT.put("exp8", "one 1 MiB subblock from a normal DataNode, a straggler, Redis");
     BUILT.put("exp9", "whole-file reads with a straggler by subblock size");
     BUILT.put("exp11", "straggler hit ratio against cache size, plain policies and CSAC (simulated)");
+    BUILT.put("exp12", "read latency by cache size: LRU, LFU, ARC and CSAC with each, on the Manager");
     BUILT.put("exp13", "parity against data caching, exact and wrong straggler estimates (simulated)");
     BUILT.put("exp15", "prefetching on a straggler that appears mid-run (simulated)");
+    BUILT.put("exp16", "stragglers that come and go at random, several strengths");
   }
 
   static final String USAGE = String.join("\n",
@@ -139,6 +143,14 @@ public final class PaperExperiments {
         return Microbenchmarks.exp8(s, plot, out);
       case "exp9":
         return Microbenchmarks.exp9(s, plot, out);
+      case "exp3":
+        return SkewedReads.exp3(s, plot, out);
+      case "exp4":
+        return SkewedReads.exp4(s, plot, out);
+      case "exp12":
+        return SkewedReads.exp12(s, plot, out);
+      case "exp16":
+        return SkewedReads.exp16(s, plot, out);
       case "exp11":
       case "exp13":
       case "exp15":
