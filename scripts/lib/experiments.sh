@@ -562,7 +562,7 @@ cmd_experiment() {
     spark) ex_spark "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
-    exp[0-9]*|all)
+    exp[0-9]*|two-stragglers|intermittent|all)
       # The paper's experiments on the in-process cluster; JSON and PNG under docs/results/experiments.
       check_maven; check_native_deps
       # Every cluster, its DataNodes and the reads run in this JVM: 64 MiB blocks read whole

@@ -56,8 +56,8 @@ final class SkewedReads {
   static Outcome exp3(Scale s, File plot, PrintStream out) throws IOException {
     int dataNodes = s.tiny ? 6 : 14;
     int files = s.tiny ? 8 : 100;
-    int reads = s.tiny ? 12 : 300;
-    long block = s.tiny ? MIB : 4 * MIB;
+    int reads = s.tiny ? 12 : 2000;
+    long block = MIB;
     int cacheBlocks = s.tiny ? 4 : 40;
     Workloads.Plan plan = Workloads.plan(block, Workloads.uniform(files, K, block), dataNodes, reads, 3);
     String policy = BaselineDriver.defaultStripedPolicy(K);
@@ -125,10 +125,10 @@ final class SkewedReads {
   /** Experiment 4: the Facebook size mix scaled by block size, Zipf-0.9 reads; Vanilla and POCache per layout. */
   static Outcome exp4(Scale s, File plot, PrintStream out) throws IOException {
     int dataNodes = s.tiny ? 6 : 14;
-    long block = s.tiny ? MIB : 4 * MIB;
+    long block = MIB;
     int[] blocksPerFile = {8, 4, 2, 1};
     int[] counts = s.tiny ? new int[] {1, 2, 2, 3} : new int[] {15, 30, 17, 38};
-    int reads = s.tiny ? 12 : 300;
+    int reads = s.tiny ? 12 : 1000;
     List<Long> lengths = new ArrayList<>();
     int dataBlocks = 0;
     for (int i = 0; i < counts.length; i++) {
@@ -229,8 +229,8 @@ final class SkewedReads {
   static Outcome exp12(Scale s, File plot, PrintStream out) throws IOException {
     int dataNodes = s.tiny ? 6 : 14;
     int files = s.tiny ? 8 : 100;
-    int reads = s.tiny ? 12 : 200;
-    long block = s.tiny ? MIB : MIB;
+    int reads = s.tiny ? 12 : 500;
+    long block = MIB;
     int[] sizes = s.tiny ? new int[] {3} : new int[] {40, 60, 80};
     String[][] configs = s.tiny
         ? new String[][] {{"LRU", "none", "lru"}, {"CSAC+LRU", "median-mad", "lru"}}
@@ -312,8 +312,8 @@ final class SkewedReads {
   static Outcome exp16(Scale s, File plot, PrintStream out) throws IOException {
     int dataNodes = s.tiny ? 6 : 14;
     int files = s.tiny ? 8 : 150;
-    int reads = s.tiny ? 12 : 300;
-    long block = s.tiny ? MIB : 4 * MIB;
+    int reads = s.tiny ? 12 : 1000;
+    long block = MIB;
     int cacheBlocks = files * K / 10;
     long epoch = s.tiny ? 1000 : 8000;
     Workloads.Plan plan = Workloads.plan(block, Workloads.uniform(files, K, block), dataNodes, reads, 16);
@@ -428,7 +428,7 @@ final class SkewedReads {
   }
 
   /** Bars of mean, p50, p95 and p99 per mode. */
-  private static void statBars(File plot, String title, List<Workloads.Run> runs) throws IOException {
+  static void statBars(File plot, String title, List<Workloads.Run> runs) throws IOException {
     List<String> groups = Arrays.asList("mean", "p50", "p95", "p99");
     List<String> names = new ArrayList<>();
     double[][] v = new double[runs.size()][4];

@@ -199,14 +199,21 @@ final class Workloads {
 
   /** One DataNode at 1/slowdown for the whole run. */
   static Stragglers fixed(int dataNode, long bandwidth, int slowdown) {
-    Set<Integer> slow = Collections.singleton(dataNode);
+    return fixed(Collections.singleton(dataNode), bandwidth, slowdown);
+  }
+
+  /** These DataNodes at 1/slowdown for the whole run. */
+  static Stragglers fixed(Set<Integer> dataNodes, long bandwidth, int slowdown) {
+    Set<Integer> slow = Collections.unmodifiableSet(new TreeSet<>(dataNodes));
     return new Stragglers() {
       private boolean set;
 
       @Override
       public Set<Integer> apply(PaperCluster c, long elapsedMillis) {
         if (!set) {
-          c.hdfs.throttle(dataNode).setBandwidth(Math.max(1, bandwidth / slowdown));
+          for (int d : slow) {
+            c.hdfs.throttle(d).setBandwidth(Math.max(1, bandwidth / slowdown));
+          }
           set = true;
         }
         return slow;
@@ -220,7 +227,7 @@ final class Workloads {
 
       @Override
       public String toString() {
-        return "DataNode " + dataNode + " at 1/" + slowdown;
+        return "DataNodes " + slow + " at 1/" + slowdown;
       }
     };
   }
@@ -266,6 +273,39 @@ final class Workloads {
       public String toString() {
         return String.format(Locale.ROOT, "each DataNode slow with p = %.2f per %d s epoch, at 1/2, 1/4 or 1/10", p,
             epochMillis / 1000);
+      }
+    };
+  }
+
+  /**
+   * One DataNode slow only part of the time: at 1/slowdown for the first
+   * {@code slowMillis} of every {@code periodMillis}, at full speed for the rest.
+   */
+  static Stragglers intermittent(int dataNode, long bandwidth, int slowdown, long periodMillis, long slowMillis) {
+    Set<Integer> slow = Collections.singleton(dataNode);
+    return new Stragglers() {
+      private int state = -1;
+
+      @Override
+      public Set<Integer> apply(PaperCluster c, long elapsedMillis) {
+        int now = elapsedMillis % periodMillis < slowMillis ? 1 : 0;
+        if (now != state) {
+          c.hdfs.throttle(dataNode).setBandwidth(now == 1 ? Math.max(1, bandwidth / slowdown) : bandwidth);
+          state = now;
+        }
+        return now == 1 ? slow : Collections.emptySet();
+      }
+
+      @Override
+      public void reset(PaperCluster c) {
+        c.hdfs.setAllBandwidth(bandwidth);
+        state = -1;
+      }
+
+      @Override
+      public String toString() {
+        return String.format(Locale.ROOT, "DataNode %d at 1/%d for %.1f s of every %.1f s", dataNode, slowdown,
+            slowMillis / 1000.0, periodMillis / 1000.0);
       }
     };
   }

@@ -1,0 +1,144 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.experiments.paper;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.pocache.experiments.WholeFileRead;
+import org.pocache.manager.PoCacheConfigKeys;
+
+/**
+ * Cases the paper does not measure, in the same form as its experiments: two
+ * simultaneous stragglers with m = 1 and m = 2 parity pieces cached per stripe, and a
+ * straggler that is slow only part of the time.
+ */
+final class BeyondPaper {
+  private static final long MIB = 1L << 20;
+  private static final int K = 4;
+
+  private BeyondPaper() {
+  }
+
+  /**
+   * Two DataNodes at 1/slowdown at once: with m = 1 a file with blocks on both still
+   * waits for one; with m = 2 neither. Same files and reads; a cluster per m, each
+   * caching the same number of files (twice the bytes with m = 2).
+   */
+  static Outcome twoStragglers(Scale s, File plot, PrintStream out) throws IOException {
+    int dataNodes = s.tiny ? 6 : 14;
+    int files = s.tiny ? 8 : 100;
+    int reads = s.tiny ? 12 : 1000;
+    long block = MIB;
+    int cachedFiles = s.tiny ? 4 : 40;
+    Workloads.Plan plan = Workloads.plan(block, Workloads.uniform(files, K, block), dataNodes, reads, 21);
+    Set<Integer> slow = new HashSet<>(Arrays.asList(0, 1));
+    Outcome o = new Outcome("two-stragglers", "Two stragglers at once, m = 1 and m = 2",
+        "(not in the paper)",
+        String.format(Locale.ROOT, "%d four-block files of %d MiB blocks on %d DataNodes, %d Zipf-0.9 reads per"
+            + " mode, DataNodes 0 and 1 at 1/%d of %d MiB/s; cache of %d files' parity (m blocks each)", files,
+            block >> 20, dataNodes, reads, s.slowdown, s.diskBandwidth >> 20, cachedFiles));
+    List<Workloads.Run> runs = new ArrayList<>();
+    for (int m = 1; m <= 2; m++) {
+      try (PaperCluster c = PaperCluster.builder().dataNodes(dataNodes).k(K)
+          .set(PoCacheConfigKeys.CODE_M_KEY, Integer.toString(m))
+          .set(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(cachedFiles * m * block)).start()) {
+        c.hdfs.setAllBandwidth(s.diskBandwidth);
+        Workloads.FileSet r1 = Workloads.writeContiguous(c, "/two/r1", plan, Collections.emptySet(), 21_000_000);
+        Workloads.Stragglers st = Workloads.fixed(slow, s.diskBandwidth, s.slowdown);
+        st.apply(c, 0);
+        Workloads.awaitListed(c, plan, r1, slow, out);
+        int warm = s.tiny ? 2 : 5;
+        if (m == 1) {
+          runs.add(Workloads.replay("Vanilla", c, c.plain, WholeFileRead.sequential(1 << 20), r1, plan.reads, warm,
+              st, out));
+        }
+        runs.add(Workloads.replay("POCache m = " + m, c, c.pocache, WholeFileRead.positional(), r1, plan.reads,
+            warm, st, out));
+        st.reset(c);
+      }
+    }
+    // Reads of files with blocks on both stragglers: the ones m = 1 cannot mask.
+    Map<String, Workloads.Run> by = new LinkedHashMap<>();
+    for (Workloads.Run r : runs) {
+      by.put(r.mode, r);
+      o.row().putAll(r.row());
+    }
+    o.headline("POCache m = 1: mean below Vanilla", "(not in the paper)", Double.NaN, Double.NaN,
+        SkewedReads.below(by.get("POCache m = 1").stats.mean(), by.get("Vanilla").stats.mean()), "%");
+    o.headline("POCache m = 2: mean below Vanilla", "(not in the paper)", Double.NaN, Double.NaN,
+        SkewedReads.below(by.get("POCache m = 2").stats.mean(), by.get("Vanilla").stats.mean()), "%");
+    o.headline("p99, m = 2 / m = 1", "(not in the paper)", Double.NaN, Double.NaN,
+        by.get("POCache m = 2").stats.percentile(99) / by.get("POCache m = 1").stats.percentile(99), "x");
+    SkewedReads.statBars(plot, "Two stragglers at once: m = 1 against m = 2", runs);
+    return o;
+  }
+
+  /** One DataNode slow for half of every period: how fast the Manager's list and the cache follow. */
+  static Outcome intermittent(Scale s, File plot, PrintStream out) throws IOException {
+    int dataNodes = s.tiny ? 6 : 14;
+    int files = s.tiny ? 8 : 100;
+    int reads = s.tiny ? 12 : 1000;
+    long block = MIB;
+    int cacheBlocks = s.tiny ? 4 : 40;
+    long period = s.tiny ? 2000 : 20_000;
+    Workloads.Plan plan = Workloads.plan(block, Workloads.uniform(files, K, block), dataNodes, reads, 22);
+    Workloads.Stragglers st = Workloads.intermittent(0, s.diskBandwidth, s.slowdown, period, period / 2);
+    Outcome o = new Outcome("intermittent", "A straggler slow only part of the time", "(not in the paper)",
+        String.format(Locale.ROOT, "%d four-block files of %d MiB blocks on %d DataNodes, %d Zipf-0.9 reads per"
+            + " mode; %s, %d MiB/s otherwise; cache %d blocks", files, block >> 20, dataNodes, reads, st,
+            s.diskBandwidth >> 20, cacheBlocks));
+    List<Workloads.Run> runs = new ArrayList<>();
+    try (PaperCluster c = PaperCluster.builder().dataNodes(dataNodes).k(K)
+        .set(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(cacheBlocks * block)).start()) {
+      c.hdfs.setAllBandwidth(s.diskBandwidth);
+      Workloads.FileSet r1 = Workloads.writeContiguous(c, "/intermittent/r1", plan, Collections.emptySet(),
+          22_000_000);
+      int warm = s.tiny ? 2 : 5;
+      try {
+        runs.add(Workloads.replay("Vanilla", c, c.plain, WholeFileRead.sequential(1 << 20), r1, plan.reads, warm,
+            st, out));
+        runs.add(Workloads.replay("POCache", c, c.pocache, WholeFileRead.positional(), r1, plan.reads, warm, st,
+            out));
+      } finally {
+        st.reset(c);
+      }
+    }
+    Map<String, Workloads.Run> by = new LinkedHashMap<>();
+    for (Workloads.Run r : runs) {
+      by.put(r.mode, r);
+      o.row().putAll(r.row());
+    }
+    o.headline("POCache mean below Vanilla", "(not in the paper)", Double.NaN, Double.NaN,
+        SkewedReads.below(by.get("POCache").stats.mean(), by.get("Vanilla").stats.mean()), "%");
+    o.headline("POCache p95 below Vanilla", "(not in the paper)", Double.NaN, Double.NaN,
+        SkewedReads.below(by.get("POCache").stats.percentile(95), by.get("Vanilla").stats.percentile(95)), "%");
+    o.headline("POCache straggler hits / reads on the straggler", "(not in the paper)", Double.NaN, Double.NaN,
+        by.get("POCache").touchingStraggler == 0 ? 0
+            : by.get("POCache").stragglerHits / (double) by.get("POCache").touchingStraggler, "x");
+    SkewedReads.statBars(plot, "A straggler slow half of the time", runs);
+    return o;
+  }
+}
