@@ -47,6 +47,7 @@ public final class PaperExperiments {
     BUILT.put("exp11", "straggler hit ratio against cache size, plain policies and CSAC (simulated)");
     BUILT.put("exp12", "read latency by cache size: LRU, LFU, ARC and CSAC with each, on the Manager");
     BUILT.put("exp13", "parity against data caching, exact and wrong straggler estimates (simulated)");
+    BUILT.put("exp14", "read latency of cache strategies: SR, DC1, DC2, OR, POCache by cache size");
     BUILT.put("exp15", "prefetching on a straggler that appears mid-run (simulated)");
     BUILT.put("exp16", "stragglers that come and go at random, several strengths");
     BUILT.put("two-stragglers", "beyond the paper: two stragglers at once, m = 1 against m = 2");
@@ -185,6 +186,8 @@ public final class PaperExperiments {
         return SkewedReads.exp12(s, plot, out);
       case "exp16":
         return SkewedReads.exp16(s, plot, out);
+      case "exp14":
+        return CacheStrategies.exp14(s, plot, out);
       case "two-stragglers":
         return BeyondPaper.twoStragglers(s, plot, out);
       case "intermittent":

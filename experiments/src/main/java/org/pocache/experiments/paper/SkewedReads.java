@@ -372,7 +372,7 @@ final class SkewedReads {
   }
 
   /** The most read files whose blocks, replicated once more, fit in {@code blocks}. */
-  private static Set<Integer> popular(Workloads.Plan plan, int blocks) {
+  static Set<Integer> popular(Workloads.Plan plan, int blocks) {
     Set<Integer> out = new TreeSet<>();
     int used = 0;
     for (int f : plan.byPopularity()) {

@@ -138,23 +138,28 @@ final class Workloads {
    */
   static FileSet writeContiguous(PaperCluster c, String dir, Plan plan, Set<Integer> twice, long seedBase)
       throws IOException {
-    FileSet set = new FileSet(dir);
     Random r = new Random(seedBase);
+    return writeContiguous(c, dir, plan, seedBase, (f, b) -> {
+      int first = plan.placement[f][b];
+      return twice.contains(f) ? new int[] {first, (first + 1 + r.nextInt(plan.dataNodes - 1)) % plan.dataNodes}
+          : new int[] {first};
+    });
+  }
+
+  /** The plan's files in the contiguous layout, block b of file f on the DataNodes {@code replicas(f, b)}. */
+  static FileSet writeContiguous(PaperCluster c, String dir, Plan plan, long seedBase,
+      java.util.function.BiFunction<Integer, Integer, int[]> replicasOf) throws IOException {
+    FileSet set = new FileSet(dir);
     for (int f = 0; f < plan.files(); f++) {
       Path p = new Path(dir + "/f" + f);
       long seed = seedBase + f;
-      int[] first = plan.placement[f];
-      int[][] replicas = new int[first.length][];
+      int[][] replicas = new int[plan.placement[f].length][];
       Set<Integer> on = new TreeSet<>();
-      for (int b = 0; b < first.length; b++) {
-        if (twice.contains(f)) {
-          int other = (first[b] + 1 + r.nextInt(plan.dataNodes - 1)) % plan.dataNodes;
-          replicas[b] = new int[] {first[b], other};
-          on.add(other);
-        } else {
-          replicas[b] = new int[] {first[b]};
+      for (int b = 0; b < replicas.length; b++) {
+        replicas[b] = replicasOf.apply(f, b);
+        for (int d : replicas[b]) {
+          on.add(d);
         }
-        on.add(first[b]);
       }
       c.hdfs.writePinnedFile(p, plan.blockSize, plan.lengths[f], seed, b -> replicas[b]);
       set.paths.add(p);
@@ -345,6 +350,16 @@ final class Workloads {
     }
   }
 
+  /** Reads file {@code f} of a set whole into {@code buf} (exactly its length). */
+  interface FileRead {
+    void read(int f, byte[] buf) throws IOException;
+
+    /** Whether the last read kept off every slow DataNode by other means than parity (a data cache). */
+    default boolean lastAvoidedStragglers() {
+      return false;
+    }
+  }
+
   /**
    * Reads {@code reads} (indices into {@code files}) one after another through
    * {@code fs}, {@code warmup} untimed reads first (the last ones of the sequence:
@@ -353,12 +368,27 @@ final class Workloads {
    */
   static Run replay(String mode, PaperCluster c, FileSystem fs, WholeFileRead how, FileSet files, int[] reads,
       int warmup, Stragglers stragglers, PrintStream out) throws IOException {
+    FileRead whole = (f, buf) -> {
+      try (FSDataInputStream in = fs.open(files.paths.get(f))) {
+        how.read(in, buf);
+      }
+    };
+    return replay(mode, c, fs, whole, files, reads, warmup, stragglers, out);
+  }
+
+  /** As above, each file read by {@code how}; {@code fs} only counts reads with parity. */
+  static Run replay(String mode, PaperCluster c, FileSystem fs, FileRead how, FileSet files, int[] reads,
+      int warmup, Stragglers stragglers, PrintStream out) throws IOException {
     Map<Long, byte[]> buffers = new HashMap<>();
+    long[] lengths = new long[files.paths.size()];
+    for (int f = 0; f < lengths.length; f++) {
+      lengths[f] = fs.getFileStatus(files.paths.get(f)).getLen();
+    }
     long start = System.nanoTime();
     for (int i = 0; i < Math.min(warmup, reads.length); i++) {
       int f = reads[reads.length - 1 - i];
       stragglers.apply(c, (System.nanoTime() - start) / 1_000_000);
-      readOne(fs, how, files, f, buffers);
+      readOne(how, files, f, lengths[f], buffers);
     }
     double[] ms = new double[reads.length];
     int touching = 0;
@@ -369,11 +399,11 @@ final class Workloads {
       Set<Integer> slow = stragglers.apply(c, (System.nanoTime() - start) / 1_000_000);
       long proactive = proactiveOpens(fs);
       long t = System.nanoTime();
-      readOne(fs, how, files, f, buffers);
+      readOne(how, files, f, lengths[f], buffers);
       ms[i] = (System.nanoTime() - t) / 1e6;
       if (!Collections.disjoint(slow, files.dataNodes.get(f))) {
         touching++;
-        if (proactiveOpens(fs) == proactive) {
+        if (proactiveOpens(fs) == proactive && !how.lastAvoidedStragglers()) {
           hits++;
         }
       }
@@ -385,18 +415,14 @@ final class Workloads {
     return run;
   }
 
-  private static void readOne(FileSystem fs, WholeFileRead how, FileSet files, int f, Map<Long, byte[]> buffers)
+  private static void readOne(FileRead how, FileSet files, int f, long length, Map<Long, byte[]> buffers)
       throws IOException {
-    Path p = files.paths.get(f);
-    long length = fs.getFileStatus(p).getLen();
     byte[] buf = buffers.computeIfAbsent(length, n -> new byte[(int) (long) n]);
     Arrays.fill(buf, (byte) 0);
-    try (FSDataInputStream in = fs.open(p)) {
-      how.read(in, buf);
-    }
+    how.read(f, buf);
     long bad = DataPattern.firstMismatch(files.seeds.get(f), 0, buf, 0, buf.length);
     if (bad >= 0) {
-      throw new IOException("wrong byte at offset " + bad + " of " + p + " (" + files.name + ")");
+      throw new IOException("wrong byte at offset " + bad + " of " + files.paths.get(f) + " (" + files.name + ")");
     }
   }
 
