@@ -230,11 +230,12 @@ public final class Report {
           + " cluster).\n\n");
       return;
     }
-    b.append("Here: from the same runs as Experiment 6 (`scripts/pocache experiment mapreduce`): each task's time"
-        + " from the job history, the median task of each run, the median over runs, in seconds.\n\n");
+    b.append("Here: from the same runs as Experiment 6 (`scripts/pocache experiment mapreduce`), medians over the"
+        + " runs, in seconds: the mean map task from the job's counters (the paper's measure), the median map and"
+        + " reduce task from the job history, and the job.\n\n");
     b.append("| | Vanilla | POCache | POCache / Vanilla |\n|---|---|---|---|\n");
-    for (String[] kind : new String[][] {{"map task", "map_elapsed_ms"}, {"reduce task", "reduce_elapsed_ms"},
-        {"job", "ms"}}) {
+    for (String[] kind : new String[][] {{"map task, mean", "map_task_ms"}, {"map task, median", "map_elapsed_ms"},
+        {"reduce task, median", "reduce_elapsed_ms"}, {"job", "ms"}}) {
       double v = row.path("vanilla_" + kind[1]).path("median").asDouble();
       double p = row.path("pocache_" + kind[1]).path("median").asDouble();
       b.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.2f |%n", kind[0], v / 1000, p / 1000, p / v));
