@@ -31,7 +31,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.pocache.experiments.BaselineDriver;
@@ -39,7 +38,6 @@ import org.pocache.experiments.LatencyStats;
 import org.pocache.experiments.WholeFileRead;
 import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.testkit.DataPattern;
 
 /**
  * Experiment 5: 4, 8 and 12 clients, each its own JVM (as the paper's clients on
@@ -128,14 +126,14 @@ final class MultiClient {
       sp[n] = SkewedReads.below(p95[3][n], p95[2][n]);
     }
     o.headline("contiguous: POCache mean below Vanilla, lowest over client counts", "41.1-57.3%", 41.1, 57.3,
-        min(cm), "%");
-    o.headline("contiguous: POCache mean below Vanilla, highest", "41.1-57.3%", 41.1, 57.3, max(cm), "%");
-    o.headline("contiguous: POCache p95 below Vanilla, lowest", "32.6-55.4%", 32.6, 55.4, min(cp), "%");
-    o.headline("contiguous: POCache p95 below Vanilla, highest", "32.6-55.4%", 32.6, 55.4, max(cp), "%");
-    o.headline("striped: POCache mean below Vanilla, lowest", "31.1-34.2%", 31.1, 34.2, min(sm), "%");
-    o.headline("striped: POCache mean below Vanilla, highest", "31.1-34.2%", 31.1, 34.2, max(sm), "%");
-    o.headline("striped: POCache p95 below Vanilla, lowest", "31.7-41.8%", 31.7, 41.8, min(sp), "%");
-    o.headline("striped: POCache p95 below Vanilla, highest", "31.7-41.8%", 31.7, 41.8, max(sp), "%");
+        SkewedReads.min(cm), "%");
+    o.headline("contiguous: POCache mean below Vanilla, highest", "41.1-57.3%", 41.1, 57.3, SkewedReads.max(cm), "%");
+    o.headline("contiguous: POCache p95 below Vanilla, lowest", "32.6-55.4%", 32.6, 55.4, SkewedReads.min(cp), "%");
+    o.headline("contiguous: POCache p95 below Vanilla, highest", "32.6-55.4%", 32.6, 55.4, SkewedReads.max(cp), "%");
+    o.headline("striped: POCache mean below Vanilla, lowest", "31.1-34.2%", 31.1, 34.2, SkewedReads.min(sm), "%");
+    o.headline("striped: POCache mean below Vanilla, highest", "31.1-34.2%", 31.1, 34.2, SkewedReads.max(sm), "%");
+    o.headline("striped: POCache p95 below Vanilla, lowest", "31.7-41.8%", 31.7, 41.8, SkewedReads.min(sp), "%");
+    o.headline("striped: POCache p95 below Vanilla, highest", "31.7-41.8%", 31.7, 41.8, SkewedReads.max(sp), "%");
     List<String> groups = new ArrayList<>();
     for (int n : clients) {
       groups.add(n + " clients");
@@ -238,7 +236,7 @@ final class MultiClient {
     WholeFileRead how = pocache ? WholeFileRead.positional() : WholeFileRead.sequential(1 << 20);
     Map<Long, byte[]> buffers = new LinkedHashMap<>();
     try (FileSystem fs = FileSystem.newInstance(FileSystem.getDefaultUri(conf), conf)) {
-      read(fs, how, paths.get(0), seeds.get(0), buffers); // class loading, connections
+      Workloads.readChecked(fs, how, paths.get(0), seeds.get(0), buffers); // class loading, connections
       Files.write(ready.toPath(), new byte[0]);
       while (!go.exists()) {
         sleep(10);
@@ -246,24 +244,10 @@ final class MultiClient {
       StringBuilder b = new StringBuilder();
       for (int i = 0; i < paths.size(); i++) {
         long t = System.nanoTime();
-        read(fs, how, paths.get(i), seeds.get(i), buffers);
+        Workloads.readChecked(fs, how, paths.get(i), seeds.get(i), buffers);
         b.append(String.format(Locale.ROOT, "%.3f%n", (System.nanoTime() - t) / 1e6));
       }
       Files.write(result.toPath(), b.toString().getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  private static void read(FileSystem fs, WholeFileRead how, Path p, long seed, Map<Long, byte[]> buffers)
-      throws IOException {
-    long length = fs.getFileStatus(p).getLen();
-    byte[] buf = buffers.computeIfAbsent(length, n -> new byte[(int) (long) n]);
-    Arrays.fill(buf, (byte) 0);
-    try (FSDataInputStream in = fs.open(p)) {
-      how.read(in, buf);
-    }
-    long bad = DataPattern.firstMismatch(seed, 0, buf, 0, buf.length);
-    if (bad >= 0) {
-      throw new IOException("wrong byte at offset " + bad + " of " + p);
     }
   }
 
@@ -283,14 +267,6 @@ final class MultiClient {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     }
-  }
-
-  private static double min(double[] v) {
-    return Arrays.stream(v).min().orElse(Double.NaN);
-  }
-
-  private static double max(double[] v) {
-    return Arrays.stream(v).max().orElse(Double.NaN);
   }
 
   private static void deleteTree(File f) {

@@ -426,7 +426,8 @@ final class SkewedReads {
     return out;
   }
 
-  private static double min(double[] v) {
+  /** The smallest finite value (+infinity when none). */
+  static double min(double[] v) {
     double m = Double.POSITIVE_INFINITY;
     for (double x : v) {
       if (Double.isFinite(x)) {
@@ -436,7 +437,8 @@ final class SkewedReads {
     return m;
   }
 
-  private static double max(double[] v) {
+  /** The largest finite value (-infinity when none). */
+  static double max(double[] v) {
     double m = Double.NEGATIVE_INFINITY;
     for (double x : v) {
       if (Double.isFinite(x)) {

@@ -426,6 +426,21 @@ final class Workloads {
     }
   }
 
+  /** Reads {@code p} whole through {@code fs} and checks every byte against {@code seed}'s pattern. */
+  static void readChecked(FileSystem fs, WholeFileRead how, Path p, long seed, Map<Long, byte[]> buffers)
+      throws IOException {
+    long length = fs.getFileStatus(p).getLen();
+    byte[] buf = buffers.computeIfAbsent(length, n -> new byte[(int) (long) n]);
+    Arrays.fill(buf, (byte) 0);
+    try (FSDataInputStream in = fs.open(p)) {
+      how.read(in, buf);
+    }
+    long bad = DataPattern.firstMismatch(seed, 0, buf, 0, buf.length);
+    if (bad >= 0) {
+      throw new IOException("wrong byte at offset " + bad + " of " + p);
+    }
+  }
+
   private static long proactiveOpens(FileSystem fs) {
     return fs instanceof PoCacheFileSystem ? ((PoCacheFileSystem) fs).proactiveOpens() : 0;
   }
