@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -81,11 +80,7 @@ final class BeyondPaper {
       }
     }
     // Reads of files with blocks on both stragglers: the ones m = 1 cannot mask.
-    Map<String, Workloads.Run> by = new LinkedHashMap<>();
-    for (Workloads.Run r : runs) {
-      by.put(r.mode, r);
-      o.row().putAll(r.row());
-    }
+    Map<String, Workloads.Run> by = Workloads.record(o, runs);
     o.headline("POCache m = 1: mean below Vanilla", "(not in the paper)", Double.NaN, Double.NaN,
         SkewedReads.below(by.get("POCache m = 1").stats.mean(), by.get("Vanilla").stats.mean()), "%");
     o.headline("POCache m = 2: mean below Vanilla", "(not in the paper)", Double.NaN, Double.NaN,
@@ -126,11 +121,7 @@ final class BeyondPaper {
         st.reset(c);
       }
     }
-    Map<String, Workloads.Run> by = new LinkedHashMap<>();
-    for (Workloads.Run r : runs) {
-      by.put(r.mode, r);
-      o.row().putAll(r.row());
-    }
+    Map<String, Workloads.Run> by = Workloads.record(o, runs);
     o.headline("POCache mean below Vanilla", "(not in the paper)", Double.NaN, Double.NaN,
         SkewedReads.below(by.get("POCache").stats.mean(), by.get("Vanilla").stats.mean()), "%");
     o.headline("POCache p95 below Vanilla", "(not in the paper)", Double.NaN, Double.NaN,

@@ -113,7 +113,7 @@ final class MultiClient {
       }
       st.reset(c);
     } finally {
-      deleteTree(work);
+      org.pocache.testkit.TestDirs.deleteRecursively(work);
     }
     double[] cm = new double[clients.length];
     double[] cp = new double[clients.length];
@@ -266,18 +266,6 @@ final class MultiClient {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  private static void deleteTree(File f) {
-    File[] children = f.listFiles();
-    if (children != null) {
-      for (File c : children) {
-        deleteTree(c);
-      }
-    }
-    if (!f.delete() && f.exists()) {
-      f.deleteOnExit();
     }
   }
 }

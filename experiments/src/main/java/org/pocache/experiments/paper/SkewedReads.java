@@ -101,11 +101,7 @@ final class SkewedReads {
         st.reset(c);
       }
     }
-    Map<String, Workloads.Run> by = new LinkedHashMap<>();
-    for (Workloads.Run r : runs) {
-      by.put(r.mode, r);
-      o.row().putAll(r.row());
-    }
+    Map<String, Workloads.Run> by = Workloads.record(o, runs);
     o.headline("contiguous: POCache p95 below Vanilla", "83.3%", 83.3, 83.3,
         below(by.get("POCache").stats.percentile(95), by.get("Vanilla").stats.percentile(95)), "%");
     o.headline("contiguous: POCache mean below Vanilla", "(not given)", Double.NaN, Double.NaN,
@@ -157,19 +153,7 @@ final class SkewedReads {
       Workloads.Stragglers st = Workloads.fixed(0, s.diskBandwidth, s.slowdown);
       st.apply(c, 0);
       Workloads.awaitListed(c, plan, r1, Collections.singleton(0), out);
-      int warm = s.tiny ? 2 : 5;
-      WholeFileRead sequential = WholeFileRead.sequential(1 << 20);
-      try {
-        runs.add(Workloads.replay("Vanilla", c, c.plain, sequential, r1, plan.reads, warm, st, out));
-        runs.add(Workloads.replay("POCache", c, c.pocache, WholeFileRead.positional(), r1, plan.reads, warm, st,
-            out));
-        Workloads.evictAll(c, "/exp4/r1");
-        runs.add(Workloads.replay("Vanilla (striped)", c, c.plain, sequential, ec, plan.reads, warm, st, out));
-        runs.add(Workloads.replay("POCache (striped)", c, c.pocache, WholeFileRead.positional(), ec, plan.reads,
-            warm, st, out));
-      } finally {
-        st.reset(c);
-      }
+      runs.addAll(Workloads.bothLayouts(c, r1, ec, plan.reads, s.tiny ? 2 : 5, st, out));
     }
     // Mean latency per file size, per mode.
     List<String> sizes = new ArrayList<>();
@@ -315,13 +299,10 @@ final class SkewedReads {
       names.add(cfg[0]);
     }
     double[] xs = new double[sizes.length];
-    List<double[]> hitLines = new ArrayList<>();
     for (int t = 0; t < sizes.length; t++) {
       xs[t] = sizes[t];
     }
-    for (double[] h : hits) {
-      hitLines.add(h);
-    }
+    List<double[]> hitLines = Arrays.asList(hits);
     Charts.lines(sibling(plot, "-hits"), "Exp 12 (Exp 11's measure on the Manager): straggler hit ratio",
         "cache size (blocks)", "straggler hit ratio (%)", xs, names, hitLines, false);
     Charts.bars(plot, "Exp 12: p95 read latency by cache size and policy", "p95 latency (ms)", groups, names, p95,
@@ -357,25 +338,9 @@ final class SkewedReads {
       c.hdfs.setAllBandwidth(s.diskBandwidth);
       Workloads.FileSet r1 = Workloads.writeContiguous(c, "/exp16/r1", plan, Collections.emptySet(), 16_100_000);
       Workloads.FileSet ec = Workloads.writeStriped(c, "/exp16/ec", plan, policy, 16_200_000);
-      int warm = s.tiny ? 2 : 5;
-      WholeFileRead sequential = WholeFileRead.sequential(1 << 20);
-      try {
-        runs.add(Workloads.replay("Vanilla", c, c.plain, sequential, r1, plan.reads, warm, st, out));
-        runs.add(Workloads.replay("POCache", c, c.pocache, WholeFileRead.positional(), r1, plan.reads, warm, st,
-            out));
-        Workloads.evictAll(c, "/exp16/r1");
-        runs.add(Workloads.replay("Vanilla (striped)", c, c.plain, sequential, ec, plan.reads, warm, st, out));
-        runs.add(Workloads.replay("POCache (striped)", c, c.pocache, WholeFileRead.positional(), ec, plan.reads,
-            warm, st, out));
-      } finally {
-        st.reset(c);
-      }
+      runs.addAll(Workloads.bothLayouts(c, r1, ec, plan.reads, s.tiny ? 2 : 5, st, out));
     }
-    Map<String, Workloads.Run> by = new LinkedHashMap<>();
-    for (Workloads.Run r : runs) {
-      by.put(r.mode, r);
-      o.row().putAll(r.row());
-    }
+    Map<String, Workloads.Run> by = Workloads.record(o, runs);
     o.headline("contiguous: POCache mean below Vanilla", "64.3%", 64.3, 64.3,
         below(by.get("POCache").stats.mean(), by.get("Vanilla").stats.mean()), "%");
     o.headline("contiguous: POCache p95 below Vanilla", "63.9%", 63.9, 63.9,

@@ -426,6 +426,38 @@ final class Workloads {
     }
   }
 
+  /**
+   * Vanilla and POCache on the contiguous files, then on the striped ones, the cache
+   * emptied in between; every DataNode back to full speed afterwards.
+   */
+  static List<Run> bothLayouts(PaperCluster c, FileSet contiguous, FileSet striped, int[] reads, int warmup,
+      Stragglers stragglers, PrintStream out) throws IOException {
+    List<Run> runs = new ArrayList<>();
+    WholeFileRead sequential = WholeFileRead.sequential(1 << 20);
+    try {
+      runs.add(replay("Vanilla", c, c.plain, sequential, contiguous, reads, warmup, stragglers, out));
+      runs.add(replay("POCache", c, c.pocache, WholeFileRead.positional(), contiguous, reads, warmup, stragglers,
+          out));
+      evictAll(c, contiguous.name);
+      runs.add(replay("Vanilla (striped)", c, c.plain, sequential, striped, reads, warmup, stragglers, out));
+      runs.add(replay("POCache (striped)", c, c.pocache, WholeFileRead.positional(), striped, reads, warmup,
+          stragglers, out));
+    } finally {
+      stragglers.reset(c);
+    }
+    return runs;
+  }
+
+  /** Adds each run as a row of {@code o}; the runs by mode. */
+  static Map<String, Run> record(Outcome o, List<Run> runs) {
+    Map<String, Run> by = new LinkedHashMap<>();
+    for (Run r : runs) {
+      by.put(r.mode, r);
+      o.row().putAll(r.row());
+    }
+    return by;
+  }
+
   /** Reads {@code p} whole through {@code fs} and checks every byte against {@code seed}'s pattern. */
   static void readChecked(FileSystem fs, WholeFileRead how, Path p, long seed, Map<Long, byte[]> buffers)
       throws IOException {
