@@ -127,6 +127,15 @@ public final class PoCacheConfigKeys {
   public static final String MANAGER_HANDLERS_KEY = "dfs.pocache.manager.handlers";
   public static final String MANAGER_HANDLERS_DEFAULT = "8";
 
+  /**
+   * How long the Manager answers a user's lookup of a complete file from what the NameNode said when it last let
+   * that user open the same path, milliseconds, instead of asking the NameNode again; a permission taken away or a
+   * file replaced shows in lookups at the latest this much later (readers never use parity of other blocks than
+   * their stream's). 0: every lookup asks the NameNode.
+   */
+  public static final String MANAGER_LOOKUP_CACHE_KEY = "dfs.pocache.manager.lookup.cache.ms";
+  public static final String MANAGER_LOOKUP_CACHE_DEFAULT = "1000";
+
   /** Timeout of a call to the Manager, milliseconds: a missing Manager costs a caller at most this much. */
   public static final String MANAGER_RPC_TIMEOUT_KEY = "dfs.pocache.manager.rpc.timeout.ms";
   public static final String MANAGER_RPC_TIMEOUT_DEFAULT = "200";
@@ -411,6 +420,15 @@ public final class PoCacheConfigKeys {
    */
   public static final String READ_PREFETCH_KEY = "dfs.pocache.read.prefetch.bytes";
   public static final String READ_PREFETCH_DEFAULT = "67108864";
+
+  /**
+   * When a positional read of a cached file asks for the parity: {@code suspected} (with the data while any
+   * DataNode is suspected of being slow, listed by the Manager or late for this client; otherwise only once a data
+   * piece lags behind its peers) or {@code always} (with the data on every read, as the POCache paper's reader).
+   */
+  public static final String READ_PROACTIVE_KEY = "dfs.pocache.read.proactive";
+  public static final String READ_PROACTIVE_DEFAULT = "suspected";
+  public static final String[] READ_PROACTIVE_CHOICES = {"suspected", "always"};
 
   /** Sequential and short positional reads: the deadline is never shorter than this, milliseconds. */
   public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";

@@ -48,6 +48,8 @@ final class Piece {
   private State state;
   private Future<Integer> read;
   private long arrivedAt;
+  /** When its read was started (System.nanoTime), 0 if never; for the trace. */
+  private long startedAt;
   private boolean copied;
 
   Piece(int index, int bytes, byte[] array, State state) {
@@ -82,7 +84,12 @@ final class Piece {
   }
 
   /** Its read started (SKIPPED or HELD: after all). */
+  long startedAt() {
+    return startedAt;
+  }
+
   void reading(Future<Integer> future) {
+    startedAt = System.nanoTime();
     state = State.READING;
     read = future;
   }

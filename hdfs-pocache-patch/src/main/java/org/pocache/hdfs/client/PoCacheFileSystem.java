@@ -151,6 +151,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private long readFillMaxBytes;
   private double deadlineFactor;
   private long deadlineMinMillis;
+  private boolean proactiveAlways;
   private long stragglerRefreshMillis;
   private volatile Set<String> stragglerList = Collections.emptySet();
   private volatile long stragglersAt;
@@ -176,6 +177,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.READ_DEADLINE_FACTOR_DEFAULT, 1, 1000);
     deadlineMinMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_DEADLINE_MIN_KEY,
         PoCacheConfigKeys.READ_DEADLINE_MIN_DEFAULT, 0, 3_600_000);
+    proactiveAlways = "always".equals(PoCacheConfig.getChoice(conf, PoCacheConfigKeys.READ_PROACTIVE_KEY,
+        PoCacheConfigKeys.READ_PROACTIVE_DEFAULT, PoCacheConfigKeys.READ_PROACTIVE_CHOICES));
     // Whole blocks fetched ahead: at most an eighth of this JVM's heap, whatever the key says.
     prefetchBudget = new BlockPrefetch.Budget(Math.min(Runtime.getRuntime().maxMemory() / 8,
         PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_PREFETCH_KEY, PoCacheConfigKeys.READ_PREFETCH_DEFAULT, 0,
@@ -578,7 +581,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // the threads that make them; the stream counts what it returns, on its caller's thread.
     PositionedReadable uncounted = new UncountedReads(in, statistics);
     ReadContext ctx = new ReadContext(uncounted, d, layout, s, pool, buffers, slowSources, locations,
-        deadlineMinMillis);
+        deadlineMinMillis, proactiveAlways);
     ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;

@@ -34,6 +34,8 @@ import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.protocol.ParityDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Proactive reads (POCache paper section 3.1): for each substripe a positional read
@@ -62,10 +64,15 @@ import org.pocache.manager.protocol.ParityDescriptor;
  * DecodeCost).
  */
 final class ProactiveReader {
+  /** At DEBUG, one line per fetch: when each piece and the parity arrived, what was skipped and decoded. */
+  private static final Logger LOG = LoggerFactory.getLogger(ProactiveReader.class);
+
   /** What happened to the parity while reading, for the read report. */
   static final class Outcome {
     int substripes;
     int decoded;
+    /** Parity GETs made (one per run of substripes fetched together). */
+    int parityFetches;
     boolean parityMissing;
     boolean parityCorrupt;
     boolean cacheError;
@@ -73,6 +80,7 @@ final class ProactiveReader {
     synchronized void add(Outcome o) {
       substripes += o.substripes;
       decoded += o.decoded;
+      parityFetches += o.parityFetches;
       parityMissing |= o.parityMissing;
       parityCorrupt |= o.parityCorrupt;
       cacheError |= o.cacheError;
@@ -115,6 +123,9 @@ final class ProactiveReader {
     }
   }
 
+  /** How often a fetch looks again at the backlog of a DataNode whose piece it holds. */
+  static final long HELD_RECHECK_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
+
   private final PositionedReadable data;
   private final ParityDescriptor d;
   /** How the file's parity values are sealed (the file key from its descriptor). */
@@ -126,6 +137,8 @@ final class ProactiveReader {
   private final SlowSources sources;
   private final PieceLocations locations;
   private final int inflight;
+  /** Whether every fetch asks for its parity with the data, suspect DataNode or not. */
+  private final boolean proactiveAlways;
   private final long minDeadlineNanos;
   /** Length of every pooled piece array: a substripe's pieces never exceed a subblock. */
   private final int pieceBytes;
@@ -141,6 +154,7 @@ final class ProactiveReader {
     this.sources = ctx.sources;
     this.locations = ctx.locations;
     this.inflight = inflight;
+    this.proactiveAlways = ctx.proactiveAlways;
     this.minDeadlineNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(ctx.minDeadlineMillis);
     this.pieceBytes = layout.subblockSize();
   }
@@ -284,7 +298,23 @@ final class ProactiveReader {
     /** When the last data piece taken so far arrived, if any has. */
     long lastArrival;
     boolean anyArrived;
-    final Future<Integer> parityGet;
+    /** The parity GET; null until requested. */
+    Future<Integer> parityGet;
+    /** Whether the GET was not started with the data reads (no DataNode was suspect). */
+    boolean parityDeferred;
+    /** When the GET was started (System.nanoTime), 0 before. */
+    long parityRequestedAt;
+    /** When the parity GET ended (System.nanoTime), 0 before; for the trace. */
+    volatile long parityAt;
+    /** The pieces left to parity from the start; for the trace. */
+    final boolean[] skippedAtStart;
+    /** When the pieces in hand first sufficed, when the decode started and ended; 0 if not; for the trace. */
+    long decodeFrom;
+    long decodeTo;
+    /** When decoding proper started, after any opening of the parity. */
+    long codingFrom;
+    /** What the completing thread took, in order; only at DEBUG. */
+    final StringBuilder taken = LOG.isDebugEnabled() ? new StringBuilder() : null;
     /** Reads and the GET not yet taken from {@link #done}. */
     int outstanding;
     /** Parity value r of substripe j0 + c at c * m + r. */
@@ -326,15 +356,76 @@ final class ProactiveReader {
       // Skip decisions first: when a piece is skipped the parity will be decoded, so the
       // parity task opens protected values (digest, decryption) in the background rather
       // than leaving it to the caller's time.
+      // A piece is left to parity on this client's history's word only while a parity
+      // piece stays spare for a DataNode nobody suspects yet: with m = 1 that word is not
+      // enough, since when it is wrong (the straggler moved on) and another piece is slow,
+      // the read waits for one of the two. The Manager's list (fresh from heartbeats) and
+      // a backlog of abandoned reads (the DataNode has not answered the reads it has) may
+      // take all m.
+      // A backlogged DataNode's piece is held: read as soon as the backlog shrinks, if
+      // the fetch is not complete by then.
+      boolean judging = sources.judging();
       boolean[] skipNow = new boolean[k];
+      boolean[] holdNow = new boolean[k];
+      skippedAtStart = skipNow;
       int skips = 0;
       for (int i = 0; i < k; i++) {
-        if (total[i] > 0 && skips < m && sources.judging() && sources.skip(locations.of(s, i))) {
-          skipNow[i] = true;
-          skips++;
+        if (total[i] > 0 && judging) {
+          List<String> where = locations.of(s, i);
+          boolean backlogged = sources.backlogged(where);
+          int budget = backlogged || sources.listedAll(where) ? m : m - 1;
+          if (skips < budget && sources.skip(where)) {
+            skipNow[i] = true;
+            holdNow[i] = backlogged;
+            skips++;
+          }
         }
       }
-      boolean openNow = skips > 0;
+      // Without a suspect DataNode the parity is fetched only once a data piece lags
+      // behind its peers (unless every read is to fetch it: dfs.pocache.read.proactive).
+      // While some DataNode is suspect it comes with the data, and protected values are
+      // opened in the background, since a decode is likely.
+      if (judging || proactiveAlways) {
+        requestParity(judging);
+      } else {
+        for (byte[] b : parityBytes) {
+          leases.written(b); // no GET writes into them unless requested
+        }
+        parityDeferred = true;
+      }
+      for (int i = 0; i < k; i++) {
+        if (total[i] > 0) {
+          byte[] b = leases.forTask(count * pieceBytes);
+          zeroPastStored(b, i); // the virtual zeros of a short piece
+          pieces[i] = new Piece(i, total[i], b, Piece.State.SKIPPED);
+          if (skipNow[i]) {
+            leases.written(b); // no read writes into it unless started later
+            if (holdNow[i]) {
+              pieces[i].hold();
+            }
+          } else {
+            startRead(pieces[i], false);
+          }
+        } else {
+          byte[] b = leases.scratch(count * pieceBytes);
+          zeroPastStored(b, i);
+          pieces[i] = new Piece(i, 0, b, Piece.State.VIRTUAL_ZERO);
+        }
+      }
+    }
+
+    /**
+     * Starts the GET of the run's parity; {@code openNow}: open protected values in
+     * the background too (a decode is likely).
+     */
+    private void requestParity(boolean openNow) {
+      if (parityDeferred) {
+        for (byte[] b : parityBytes) {
+          leases.lend(b);
+        }
+      }
+      parityRequestedAt = System.nanoTime();
+      int m = d.getM();
       parityGet = done.submit(() -> {
         try {
           List<ParityKey> keys = new ArrayList<>(count * m);
@@ -363,6 +454,7 @@ final class ProactiveReader {
           }
           parity = values;
         } finally {
+          parityAt = System.nanoTime();
           for (byte[] b : parityBytes) {
             leases.written(b);
           }
@@ -370,22 +462,6 @@ final class ProactiveReader {
         return -1;
       });
       outstanding++;
-      for (int i = 0; i < k; i++) {
-        if (total[i] > 0) {
-          byte[] b = leases.forTask(count * pieceBytes);
-          zeroPastStored(b, i); // the virtual zeros of a short piece
-          pieces[i] = new Piece(i, total[i], b, Piece.State.SKIPPED);
-          if (skipNow[i]) {
-            leases.written(b); // no read writes into it unless started later
-          } else {
-            startRead(pieces[i], false);
-          }
-        } else {
-          byte[] b = leases.scratch(count * pieceBytes);
-          zeroPastStored(b, i);
-          pieces[i] = new Piece(i, 0, b, Piece.State.VIRTUAL_ZERO);
-        }
-      }
     }
 
     private void zeroPastStored(byte[] b, int i) {
@@ -439,22 +515,67 @@ final class ProactiveReader {
     }
 
     /**
-     * The next finished read or GET; null if a skipped piece should be read now: some
-     * data piece has arrived, and the pieces still out have lagged behind the last
-     * arrival by half the time the arrivals took since the start (at least the minimum
-     * deadline). Healthy pieces of one fetch arrive within a few percent of each other.
+     * The next finished read or GET; null when the fetch should look at its pieces
+     * again ({@link #onWake}): a piece was read and the pieces still out have lagged
+     * behind the last arrival by half the time the arrivals took since the start (at
+     * least the minimum deadline) while a skipped piece or the parity waits to be
+     * asked for, or a held piece's DataNode is due another look. Healthy pieces of one
+     * fetch arrive within a few percent of each other.
      */
     private Future<Integer> next() throws InterruptedException {
       boolean anySkipped = false;
+      boolean anyHeld = false;
       for (Piece p : pieces) {
         anySkipped |= p.state() == Piece.State.SKIPPED;
+        anyHeld |= p.state() == Piece.State.HELD;
       }
-      if (!anySkipped || !anyArrived) {
+      boolean watchLag = anyArrived && (anySkipped || parityGet == null);
+      if (!watchLag && !anyHeld) {
         return done.take();
       }
-      long wait = Math.max(minDeadlineNanos, (lastArrival - born) / 2);
-      long left = lastArrival + wait - System.nanoTime();
-      return left <= 0 ? done.poll() : done.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+      long timeout = HELD_RECHECK_NANOS;
+      if (watchLag) {
+        long left = lagDeadline() - System.nanoTime();
+        if (left <= 0) {
+          return done.poll();
+        }
+        timeout = anyHeld ? Math.min(left, HELD_RECHECK_NANOS) : left;
+      }
+      return done.poll(timeout, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * When the pieces still out count as lagging behind those that arrived; only once
+     * some arrived. For a skipped piece, half the time the arrivals took (at least the
+     * minimum deadline): reading it costs its DataNode a read. For parity not yet asked
+     * for, an eighth (at least a quarter of the minimum): asking early costs only the
+     * GET every read made before parity was left for later.
+     */
+    private long lagDeadline() {
+      long took = lastArrival - born;
+      return lastArrival + (parityGet == null ? Math.max(minDeadlineNanos / 4, took / 8)
+          : Math.max(minDeadlineNanos, took / 2));
+    }
+
+    /**
+     * {@link #next} found nothing finished: past the lag deadline the parity is asked
+     * for if it was not, else the skipped pieces are read after all (the skip may rest
+     * on stale history: the straggler moved); and held pieces whose DataNode has worked
+     * its backlog off are read.
+     */
+    private void onWake() {
+      boolean lagging = anyArrived && System.nanoTime() >= lagDeadline();
+      if (lagging && parityGet == null) {
+        requestParity(true); // a piece lags behind its peers: the parity may stand in
+      } else if (lagging) {
+        startSkippedUnlessBacklogged();
+      } else {
+        for (Piece p : pieces) {
+          if (p.state() == Piece.State.HELD && !sources.backlogged(locations.of(s, p.index))) {
+            startRead(p, true);
+          }
+        }
+      }
     }
 
     /** Starts the reads left to parity; false if there were none. */
@@ -472,12 +593,13 @@ final class ProactiveReader {
     /**
      * Starts the reads left to parity because a piece that was read lags (the skip may
      * rest on stale history), except those on a DataNode with a backlog of abandoned
-     * reads: it has not answered the reads it has. Those are held for this fetch
-     * unless parity fails ({@link #startSkipped}).
+     * reads: it has not answered the reads it has. Those are held, and looked at again
+     * every {@link #HELD_RECHECK_NANOS} until the backlog shrinks (or parity fails:
+     * {@link #startSkipped}).
      */
     private void startSkippedUnlessBacklogged() {
       for (Piece p : pieces) {
-        if (p.state() == Piece.State.SKIPPED) {
+        if (p.leftToParity()) {
           if (sources.backlogged(locations.of(s, p.index))) {
             p.hold();
           } else {
@@ -546,15 +668,19 @@ final class ProactiveReader {
             }
             f = next();
             if (f == null) {
-              // A piece that was read lags behind its peers while a skipped one waits: the
-              // skip may rest on stale history (the straggler moved), so read it after all.
-              startSkippedUnlessBacklogged();
+              onWake();
               continue;
             }
           }
           outstanding--;
+          if (taken != null) {
+            taken.append(' ').append(f == parityGet ? "P" : "?").append('@').append(ms(System.nanoTime()));
+          }
           try {
             int i = f.get();
+            if (taken != null && i >= 0) {
+              taken.append("=d").append(i);
+            }
             if (i < 0) {
               parityOk = usable(outcome);
               if (!parityOk) {
@@ -574,6 +700,9 @@ final class ProactiveReader {
               startSkipped();
             } else {
               dataError = c instanceof IOException ? (IOException) c : new IOException(c);
+              if (parityGet == null) {
+                requestParity(true); // the failed piece may be rebuilt
+              }
               for (Piece p : pieces) {
                 if (p.read() == f) {
                   p.failed(); // nothing more to wait for from it
@@ -602,6 +731,10 @@ final class ProactiveReader {
           copyOut(p.index, p.array()); // decoded, or virtual zeros (nothing stored)
         }
       }
+      outcome.parityFetches += parityGet != null ? 1 : 0;
+      if (LOG.isDebugEnabled()) {
+        LOG.debug(trace(decodableAt));
+      }
       long peersAt = anyArrived ? lastArrival : System.nanoTime();
       for (Piece p : pieces) {
         if (p.read() == null || !sources.judging() && p.state() != Piece.State.DECODED) {
@@ -613,6 +746,47 @@ final class ProactiveReader {
           judge.onTime(p.index);
         }
       }
+    }
+
+    /**
+     * One line on this fetch, milliseconds since it started: each piece's DataNode,
+     * whether it was left to parity at the start, when its read started and its bytes
+     * arrived (or its state), then the parity GET, when decoding became possible, the
+     * decode, and the end.
+     */
+    private String trace(long decodableAt) {
+      StringBuilder b = new StringBuilder("fetch stripe ").append(s).append(" substripes ").append(j0);
+      if (count > 1) {
+        b.append('-').append(j0 + count - 1);
+      }
+      for (Piece p : pieces) {
+        b.append(" | d").append(p.index).append(' ').append(locations.of(s, p.index));
+        if (skippedAtStart[p.index]) {
+          b.append(" skipped");
+        }
+        if (p.startedAt() != 0) {
+          b.append(" read@").append(ms(p.startedAt()));
+        }
+        if (p.arrivedAt() != 0) {
+          b.append(" arrived@").append(ms(p.arrivedAt()));
+        }
+        b.append(' ').append(p.state());
+      }
+      if (parityDeferred) {
+        b.append(" | parity ").append(parityRequestedAt == 0 ? "never asked" : "asked@" + ms(parityRequestedAt));
+      }
+      b.append(" | parity@").append(parityAt == 0 ? "-" : ms(parityAt));
+      if (decodableAt != 0) {
+        b.append(" decodable@").append(ms(decodableAt));
+      }
+      if (decodeFrom != 0) {
+        b.append(" decode@").append(ms(decodeFrom)).append('-').append(ms(decodeTo));
+      }
+      return b.append(" done@").append(ms(System.nanoTime())).append(" | taken").append(taken).toString();
+    }
+
+    private String ms(long nanos) {
+      return String.format(java.util.Locale.ROOT, "%.1f", (nanos - born) / 1e6);
     }
 
     /** Whether every parity value arrived intact (the values' own checksums were checked by the store). */
@@ -634,14 +808,15 @@ final class ProactiveReader {
 
     /**
      * How long a decode of the pieces still missing is expected to take, if every one
-     * of them has a read under way (0 otherwise: a skipped or failed piece is not coming).
+     * of them has a read under way from a DataNode not suspected of being slow (0
+     * otherwise: a skipped or failed piece is not coming, a suspect's is likely late).
      */
     private long graceNanos() {
       long bytes = 0;
       for (Piece p : pieces) {
         if (!p.have()) {
-          if (p.state() != Piece.State.READING) {
-            return 0;
+          if (p.state() != Piece.State.READING || sources.suspect(locations.of(s, p.index))) {
+            return 0; // not coming, or from a DataNode that is likely slow: no wait is worth it
           }
           bytes += p.bytes;
         }
@@ -651,14 +826,15 @@ final class ProactiveReader {
 
     /** Rebuilds the missing data pieces of every substripe; false if a result does not match its stored CRC. */
     private boolean decode(Outcome outcome) {
-      long start = System.nanoTime();
+      decodeFrom = System.nanoTime();
       boolean ok = decodeMissing(outcome);
+      decodeTo = System.nanoTime();
       if (ok) {
         long bytes = 0;
         for (Piece p : pieces) {
           bytes += p.state() == Piece.State.DECODED ? p.bytes : 0;
         }
-        DecodeCost.measured(bytes, System.nanoTime() - start);
+        DecodeCost.measured(bytes, decodeTo - codingFrom); // opening protected parity is not decoding
       }
       return ok;
     }
@@ -687,6 +863,7 @@ final class ProactiveReader {
         }
         unpack(p);
       }
+      codingFrom = System.nanoTime();
       int k = d.getK();
       int m = d.getM();
       byte[][] in = new byte[k + m][];

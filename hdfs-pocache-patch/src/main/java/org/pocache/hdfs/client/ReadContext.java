@@ -42,10 +42,12 @@ final class ReadContext {
   final PieceLocations locations;
   /** No read is judged late before this many milliseconds. */
   final long minDeadlineMillis;
+  /** Whether a proactive read asks for the parity with the data even when no DataNode is suspect. */
+  final boolean proactiveAlways;
 
   ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
-      long minDeadlineMillis) {
+      long minDeadlineMillis, boolean proactiveAlways) {
     this.data = data;
     this.descriptor = descriptor;
     this.seal = ParitySeals.forReading(descriptor);
@@ -56,6 +58,7 @@ final class ReadContext {
     this.sources = sources;
     this.locations = locations;
     this.minDeadlineMillis = minDeadlineMillis;
+    this.proactiveAlways = proactiveAlways;
   }
 
   /** The DataNodes that hold piece i of stripe s. */

@@ -125,6 +125,38 @@ final class SlowSources {
     return backlog.get();
   }
 
+  /**
+   * Whether the piece held by {@code dataNodes} is likely to come late: its one
+   * DataNode has a backlog of abandoned reads or a history of late ones, or all its
+   * DataNodes are listed. Unlike {@link #skip}, no probe is counted.
+   */
+  boolean suspect(List<String> dataNodes) {
+    if (dataNodes.isEmpty()) {
+      return false;
+    }
+    if (dataNodes.size() == 1) {
+      String dn = dataNodes.get(0);
+      if (histories.containsKey(dn) || backlogged(dataNodes)) {
+        return true;
+      }
+    }
+    return listedAll(dataNodes);
+  }
+
+  /** Whether every DataNode in {@code dataNodes} is on the Manager's list (less those this client overruled). */
+  boolean listedAll(List<String> dataNodes) {
+    if (dataNodes.isEmpty()) {
+      return false;
+    }
+    Set<String> listed = listed();
+    for (String dn : dataNodes) {
+      if (!listed.contains(dn)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether to leave the piece held by {@code dataNodes} to parity this time. */
   boolean skip(List<String> dataNodes) {
     if (dataNodes.isEmpty()) {

@@ -20,6 +20,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -128,6 +129,33 @@ public class TestProactiveReads {
       }
     }, 50, 10_000);
     fs.close();
+  }
+
+  /**
+   * With no DataNode suspected of being slow, a read asks for the parity only if a
+   * piece lags behind its peers; with dfs.pocache.read.proactive = always, every read
+   * asks for it with the data.
+   */
+  @Test
+  public void aReadWithNothingSuspectAsksForParityOnlyWhenAPieceLags() throws Exception {
+    Path p = new Path("/proactive/lazy");
+    cachedFile(p, 19);
+    int reads = 5;
+    int withoutParity = 0;
+    try (FileSystem own = FileSystem.newInstance(hdfs.fs().getUri(), fs.getConf())) {
+      for (int r = 0; r < reads; r++) {
+        ProactiveReader.Outcome o = readWhole(own, p, 19);
+        withoutParity += o.parityFetches == 0 ? 1 : 0; // a busy machine can make a healthy piece lag
+      }
+    }
+    assertTrue(withoutParity + " of " + reads + " healthy reads left the parity in Redis", withoutParity > 0);
+    Configuration always = new Configuration(fs.getConf());
+    always.set(PoCacheConfigKeys.READ_PROACTIVE_KEY, "always");
+    try (FileSystem own = FileSystem.newInstance(hdfs.fs().getUri(), always)) {
+      for (int r = 0; r < reads; r++) {
+        assertEquals("one GET per run of substripes", 1, readWhole(own, p, 19).parityFetches);
+      }
+    }
   }
 
   @Test

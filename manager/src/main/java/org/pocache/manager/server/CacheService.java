@@ -76,6 +76,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private static final Logger LOG = LoggerFactory.getLogger(CacheService.class);
 
   private final ManagerSettings settings;
+  /** Lookups the NameNode answered a moment ago, by user and path. */
+  private final RecentOpens recentOpens;
   private final Namespace namespace;
   private final StragglerMonitor stragglers;
   private final ManagerMetrics metrics;
@@ -106,6 +108,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   CacheService(Configuration conf, Namespace namespace, StragglerMonitor stragglers, LongSupplier clock,
       Function<RedisSettings, ParityStore> connector) {
     this.settings = new ManagerSettings(conf);
+    this.recentOpens = new RecentOpens(settings.lookupCacheMillis);
     this.namespace = namespace;
     this.stragglers = stragglers;
     this.secrets = ParitySecrets.from(conf);
@@ -165,7 +168,13 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   @Override
   public DescriptorLookup getDescriptor(String path, boolean readerFills) throws IOException {
     long t0 = System.nanoTime();
-    FileInfo f = namespace.open(checkPath(path)); // the NameNode checks the caller's READ permission
+    String checked = checkPath(path);
+    String user = ManagerAuthorizer.callerFullName();
+    FileInfo f = recentOpens.get(user, checked, t0);
+    if (f == null) {
+      f = namespace.open(checked); // the NameNode checks the caller's READ permission
+      recentOpens.put(user, checked, f, t0);
+    }
     String excludedBy = settings.exclusions.excludedBy(f.path != null ? f.path : path);
     if (excludedBy != null) {
       // Clients skip the lookup for these; one that asks anyway (another configuration) is not admitted.
@@ -199,6 +208,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public WriteAdmission admitWrite(String path, long expectedMaxBytes) throws IOException {
+    recentOpens.forget(path); // this file is changing: the next lookup asks the NameNode
     long t0 = System.nanoTime();
     try {
       if (expectedMaxBytes < 0) {
@@ -419,6 +429,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public String forgetDeleted(String path) throws IOException {
+    recentOpens.forget(path); // this file is changing: the next lookup asks the NameNode
     String p = checkPath(path);
     if (namespace.exists(p)) {
       // Not deleted (or already created again): nothing to do, and no NameNode call per
@@ -448,6 +459,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public String evict(String path) throws IOException {
+    recentOpens.forget(path); // this file is changing: the next lookup asks the NameNode
     auth.checkAdmin("evict");
     return state.evict(namespace.open(checkPath(path)), path);
   }

@@ -64,6 +64,12 @@ final class ManagerAuthorizer {
     return caller == null ? null : caller.getShortUserName();
   }
 
+  /** The RPC caller's full name (whom the NameNode checks), or null for a call from inside the Manager. */
+  static String callerFullName() {
+    UserGroupInformation caller = Server.getRemoteUser();
+    return caller == null ? null : caller.getUserName();
+  }
+
   /** The RPC caller's short name, or null if it is the Manager itself (in process or as its user). */
   String otherCaller() {
     String c = callerName();

@@ -37,6 +37,8 @@ final class ManagerSettings {
   final long minFileBytes;
   final int readMinBlocks;
   final CacheExclusions exclusions;
+  /** How long a user's lookup of a path is answered from the last (dfs.pocache.manager.lookup.cache.ms); 0: never. */
+  final long lookupCacheMillis;
   final long reservationTtlMillis;
   final int prefetchCandidates;
   final double prefetchRatio;
@@ -68,6 +70,8 @@ final class ManagerSettings {
     readMinBlocks = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CACHE_READ_MIN_BLOCKS_KEY,
         PoCacheConfigKeys.CACHE_READ_MIN_BLOCKS_DEFAULT, 1, 1 << 20);
     exclusions = CacheExclusions.from(conf);
+    lookupCacheMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.MANAGER_LOOKUP_CACHE_KEY,
+        PoCacheConfigKeys.MANAGER_LOOKUP_CACHE_DEFAULT, 0, 3_600_000);
     reservationTtlMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY,
         PoCacheConfigKeys.MANAGER_RESERVATION_TTL_DEFAULT, 1, Long.MAX_VALUE);
     prefetchCandidates = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CSAC_PREFETCH_CANDIDATES_KEY,
