@@ -516,11 +516,9 @@ final class ProactiveReader {
 
     /**
      * The next finished read or GET; null when the fetch should look at its pieces
-     * again ({@link #onWake}): a piece was read and the pieces still out have lagged
-     * behind the last arrival by half the time the arrivals took since the start (at
-     * least the minimum deadline) while a skipped piece or the parity waits to be
-     * asked for, or a held piece's DataNode is due another look. Healthy pieces of one
-     * fetch arrive within a few percent of each other.
+     * again ({@link #onWake}): a piece was read and the pieces still out are past the
+     * {@link #lagDeadline} while a skipped piece or the parity waits to be asked for, or
+     * a held piece's DataNode is due another look.
      */
     private Future<Integer> next() throws InterruptedException {
       boolean anySkipped = false;
