@@ -128,10 +128,10 @@ public final class PoCacheConfigKeys {
   public static final String MANAGER_HANDLERS_DEFAULT = "8";
 
   /**
-   * How long the Manager answers a user's lookup of a complete file from what the NameNode said when it last let
-   * that user open the same path, milliseconds, instead of asking the NameNode again; a permission taken away or a
-   * file replaced shows in lookups at the latest this much later (readers never use parity of other blocks than
-   * their stream's). 0: every lookup asks the NameNode.
+   * How long, milliseconds, the Manager takes a user's READ permission on a complete file as the NameNode last
+   * granted it for the same path: a lookup then asks the NameNode only whether the path is still the same file,
+   * unchanged, instead of checking the permission and listing the blocks again; a permission taken away shows in
+   * lookups at the latest this much later. 0: every lookup is checked in full.
    */
   public static final String MANAGER_LOOKUP_CACHE_KEY = "dfs.pocache.manager.lookup.cache.ms";
   public static final String MANAGER_LOOKUP_CACHE_DEFAULT = "1000";

@@ -142,6 +142,23 @@ public final class ClientProtocolNamespace implements Namespace {
   }
 
   @Override
+  public boolean unchanged(String path, FileInfo seen) throws IOException {
+    try {
+      HdfsFileStatus st = caller.namenode().getFileInfo(path);
+      return st != null && !st.isDirectory() && st.getFileId() == seen.id && st.getLen() == seen.length
+          && st.getModificationTime() == seen.modificationTime;
+    } catch (FileNotFoundException e) {
+      return false;
+    } catch (RemoteException e) {
+      IOException real = e.unwrapRemoteException();
+      if (real instanceof FileNotFoundException) {
+        return false;
+      }
+      throw real;
+    }
+  }
+
+  @Override
   public FileInfo byId(long fileId) throws IOException {
     if (fileId <= 0) {
       throw new IllegalArgumentException("file id must be > 0, got " + fileId);

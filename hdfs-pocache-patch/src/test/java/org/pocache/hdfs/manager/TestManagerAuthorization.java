@@ -172,6 +172,40 @@ public class TestManagerAuthorization {
     }
   }
 
+  /**
+   * The Manager takes a user's READ permission as the NameNode granted it for at most
+   * dfs.pocache.manager.lookup.cache.ms (1 s by default): taken away, it stops that
+   * user's lookups within that time, and a user the NameNode never granted it is
+   * refused at once, whatever another user was granted.
+   */
+  @Test
+  public void aReadPermissionTakenAwayEndsLookupsWithinTheLookupCacheTime() throws Exception {
+    Path p = new Path("/alice/shared");
+    FileSystem aliceFs = asFs("alice");
+    try (FSDataOutputStream out = aliceFs.create(p)) {
+      out.write(new byte[1000]);
+    }
+    aliceFs.setPermission(p, new FsPermission((short) 0644));
+    as("bob", m -> m.getDescriptor(p.toString())); // granted, and remembered for bob
+    aliceFs.setPermission(p, new FsPermission((short) 0600));
+    try {
+      as("carol", m -> m.getDescriptor(p.toString()));
+      fail("carol looked up a file she may not read");
+    } catch (AccessControlException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("carol"));
+    }
+    GenericTestUtils.waitFor(() -> {
+      try {
+        as("bob", m -> m.getDescriptor(p.toString()));
+        return false;
+      } catch (AccessControlException e) {
+        return true;
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }, 50, 10_000);
+  }
+
   private interface Call<T> {
     T run(ManagerClient m) throws IOException;
   }

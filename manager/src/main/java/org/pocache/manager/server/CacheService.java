@@ -171,6 +171,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     String checked = checkPath(path);
     String user = ManagerAuthorizer.callerFullName();
     FileInfo f = recentOpens.get(user, checked, t0);
+    if (f != null && !namespace.unchanged(checked, f)) {
+      f = null; // replaced, appended, truncated or touched since: ask the NameNode in full
+    }
     if (f == null) {
       f = namespace.open(checked); // the NameNode checks the caller's READ permission
       recentOpens.put(user, checked, f, t0);

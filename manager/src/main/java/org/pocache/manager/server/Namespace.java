@@ -35,6 +35,16 @@ public interface Namespace {
   FileInfo open(String path) throws IOException;
 
   /**
+   * Whether {@code path} is still the file {@code seen} describes, with the same length
+   * and modification time (a cheaper question than {@link #open}: no permission check
+   * beyond the path's, no block list). False when it cannot be told cheaply, which
+   * makes the Manager {@link #open} the path instead.
+   */
+  default boolean unchanged(String path, FileInfo seen) throws IOException {
+    return false;
+  }
+
+  /**
    * The file with inode id {@code fileId}, or null if it no longer exists. Called
    * by the Manager's own threads (as the Manager) and by RPC handlers (as the caller).
    * Its {@link FileInfo#path} is {@link #pathOf}'s answer, null where that has none.

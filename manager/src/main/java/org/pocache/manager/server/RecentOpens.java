@@ -22,12 +22,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * What the NameNode said of a complete file when it let a user open it, remembered
  * for a short time ({@code dfs.pocache.manager.lookup.cache.ms}) by user and path, so
- * that a hot file's lookups do not each cost the NameNode a permission check and a
- * block listing. Within that time a user keeps what it was allowed a moment ago, as
- * an HDFS block token lets a reader go on reading: a permission taken away, or a
- * file replaced, shows at the latest when the entry ends. A replaced file's stale
- * descriptor is harmless: readers use parity only if its block digest matches their
- * stream's blocks. Entries are per user (the RPC caller's full name), so one user's
+ * that a hot file's lookups do not each cost the NameNode a READ permission check and
+ * a block listing: the Manager only asks whether the path is still the same file
+ * with the same length and modification time ({@link Namespace#unchanged}). Within
+ * that time a user keeps the READ permission it had a moment ago, as an HDFS block
+ * token lets a reader go on reading: one taken away shows at the latest when the
+ * entry ends. Entries are per user (the RPC caller's full name), so one user's
  * lookups never answer another's.
  */
 final class RecentOpens {
