@@ -83,11 +83,11 @@ final class Piece {
     return copied;
   }
 
-  /** Its read started (SKIPPED or HELD: after all). */
   long startedAt() {
     return startedAt;
   }
 
+  /** Its read started (SKIPPED or HELD: after all). */
   void reading(Future<Integer> future) {
     startedAt = System.nanoTime();
     state = State.READING;

@@ -353,9 +353,6 @@ final class ProactiveReader {
       for (int r = 0; r < m; r++) {
         parityBytes[r] = leases.forTask(count * pieceBytes);
       }
-      // Skip decisions first: when a piece is skipped the parity will be decoded, so the
-      // parity task opens protected values (digest, decryption) in the background rather
-      // than leaving it to the caller's time.
       // A piece is left to parity on this client's history's word only while a parity
       // piece stays spare for a DataNode nobody suspects yet: with m = 1 that word is not
       // enough, since when it is wrong (the straggler moved on) and another piece is slow,

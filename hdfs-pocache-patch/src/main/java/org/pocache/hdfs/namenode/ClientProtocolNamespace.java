@@ -19,7 +19,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -34,11 +33,10 @@ import org.pocache.manager.server.FileInfo;
 import org.pocache.manager.server.Namespace;
 
 /**
- * The Manager's view of HDFS over the NameNode's client protocol. A lookup calls
- * the NameNode's getBlockLocations (the READ permission check, the blocks and their
- * DataNodes, whether the file is open for write) and, unless the file was resolved
- * with the same blocks in the last {@link #RESOLVED_TTL_NANOS} nanoseconds,
- * getFileInfo (inode id, modification time, block size, EC policy). A file by id is looked up through
+ * The Manager's view of HDFS over the NameNode's client protocol. Two NameNode
+ * calls per lookup: getBlockLocations (the READ permission check, the blocks and
+ * their DataNodes, whether the file is open for write) and getFileInfo (inode id,
+ * modification time, block size, EC policy). A file by id is looked up through
  * the NameNode's reserved path {@code /.reserved/.inodes/<id>}.
  *
  * <p>Who the NameNode sees as the caller is up to the {@link Caller}: inside the
@@ -59,15 +57,6 @@ public final class ClientProtocolNamespace implements Namespace {
   private final Caller caller;
   private final java.util.function.BooleanSupplier running;
   private final PathOfId pathOfId;
-  /**
-   * Complete files as last resolved, by the path asked for: a lookup then costs the
-   * NameNode one call (getBlockLocations, which checks the caller's READ permission and
-   * lists the blocks the entry is checked against) instead of two.
-   */
-  private final java.util.concurrent.ConcurrentHashMap<String, Resolved> resolved =
-      new java.util.concurrent.ConcurrentHashMap<>();
-  static final int MAX_RESOLVED = 65_536;
-  static final long RESOLVED_TTL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
   public ClientProtocolNamespace(Caller caller) {
     this(caller, () -> true);
@@ -195,99 +184,36 @@ public final class ClientProtocolNamespace implements Namespace {
 
   private FileInfo lookupOnce(String src, String path) throws IOException {
     ClientProtocol nn = caller.namenode();
+    HdfsFileStatus st;
     LocatedBlocks blocks;
     try {
-      blocks = nn.getBlockLocations(src, 0, Long.MAX_VALUE); // the caller's READ permission is checked here
+      st = nn.getFileInfo(src);
+      if (st == null) {
+        return null;
+      }
+      if (st.isDirectory()) {
+        throw new FileNotFoundException((path != null ? path : src) + " is a directory");
+      }
+      blocks = nn.getBlockLocations(src, 0, Long.MAX_VALUE);
     } catch (FileNotFoundException e) {
       if (path == null) {
         return null; // by id: gone
-      }
-      HdfsFileStatus st = nn.getFileInfo(src);
-      if (st != null && st.isDirectory()) {
-        throw new FileNotFoundException(path + " is a directory");
       }
       throw e;
     }
     if (blocks == null) {
       return null;
     }
-    List<LocatedBlock> list = blocks.getLocatedBlocks();
     Set<String> dataNodes = new LinkedHashSet<>();
-    for (LocatedBlock b : list) {
+    for (LocatedBlock b : blocks.getLocatedBlocks()) {
       for (DatanodeInfo d : HadoopCompat.locations(b)) {
         dataNodes.add(d.getXferAddr());
       }
     }
-    long digest = BlockListDigest.of(list);
-    boolean complete = !blocks.isUnderConstruction();
-    long now = System.nanoTime();
-    Resolved r = complete ? resolved.get(src) : null;
-    if (r != null && r.matches(digest, blocks.getFileLength(), now)) {
-      return r.info(path, new ArrayList<>(dataNodes));
-    }
-    HdfsFileStatus st;
-    try {
-      st = nn.getFileInfo(src);
-    } catch (FileNotFoundException e) {
-      if (path == null) {
-        return null;
-      }
-      throw e;
-    }
-    if (st == null) {
-      return null;
-    }
-    if (st.isDirectory()) {
-      throw new FileNotFoundException((path != null ? path : src) + " is a directory");
-    }
     ErasureCodingPolicy ec = st.getErasureCodingPolicy();
-    FileInfo f = new FileInfo(st.getFileId(), path, st.getLen(), st.getModificationTime(), st.getBlockSize(),
-        ec == null ? 0 : ec.getNumDataUnits(), ec == null ? 0 : ec.getCellSize(), complete,
-        new ArrayList<>(dataNodes), digest, st.getFileEncryptionInfo() != null);
-    if (complete && !list.isEmpty() && st.getLen() == blocks.getFileLength()) {
-      // Both answers describe the same file (a replacement in between would differ in length or blocks).
-      remember(src, new Resolved(f, now));
-    }
-    return f;
-  }
-
-  private void remember(String src, Resolved r) {
-    if (resolved.size() >= MAX_RESOLVED) {
-      // Rarely reached (more hot files than this within RESOLVED_TTL): drop an arbitrary tenth.
-      java.util.Iterator<String> it = resolved.keySet().iterator();
-      for (int n = MAX_RESOLVED / 10; n > 0 && it.hasNext(); n--) {
-        it.next();
-        it.remove();
-      }
-    }
-    resolved.put(src, r);
-  }
-
-  /**
-   * What {@code getFileInfo} said of a complete file, with the blocks it had then. A
-   * later lookup whose blocks (ids, generation stamps, lengths) and length are the
-   * same is the same file with the same bytes: block ids are never reused, and an
-   * overwrite, append, truncate or concat changes the list. Only its modification
-   * time could have moved without its blocks (setTimes), which is why an entry lives
-   * {@link #RESOLVED_TTL_NANOS} at most.
-   */
-  private static final class Resolved {
-    final FileInfo info;
-    final long at;
-
-    Resolved(FileInfo info, long at) {
-      this.info = info;
-      this.at = at;
-    }
-
-    boolean matches(long digest, long length, long now) {
-      return info.blocksDigest == digest && info.length == length && now - at < RESOLVED_TTL_NANOS;
-    }
-
-    FileInfo info(String path, List<String> dataNodes) {
-      FileInfo i = info;
-      return new FileInfo(i.id, path, i.length, i.modificationTime, i.blockSize, i.ecDataUnits, i.ecCellSize, true,
-          dataNodes, i.blocksDigest, i.encrypted);
-    }
+    return new FileInfo(st.getFileId(), path, st.getLen(), st.getModificationTime(), st.getBlockSize(),
+        ec == null ? 0 : ec.getNumDataUnits(), ec == null ? 0 : ec.getCellSize(), !blocks.isUnderConstruction(),
+        new ArrayList<>(dataNodes), BlockListDigest.of(blocks.getLocatedBlocks()),
+        st.getFileEncryptionInfo() != null);
   }
 }

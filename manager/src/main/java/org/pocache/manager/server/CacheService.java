@@ -211,7 +211,6 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public WriteAdmission admitWrite(String path, long expectedMaxBytes) throws IOException {
-    recentOpens.forget(path); // this file is changing: the next lookup asks the NameNode
     long t0 = System.nanoTime();
     try {
       if (expectedMaxBytes < 0) {
@@ -432,7 +431,6 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public String forgetDeleted(String path) throws IOException {
-    recentOpens.forget(path); // this file is changing: the next lookup asks the NameNode
     String p = checkPath(path);
     if (namespace.exists(p)) {
       // Not deleted (or already created again): nothing to do, and no NameNode call per
@@ -462,7 +460,6 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public String evict(String path) throws IOException {
-    recentOpens.forget(path); // this file is changing: the next lookup asks the NameNode
     auth.checkAdmin("evict");
     return state.evict(namespace.open(checkPath(path)), path);
   }

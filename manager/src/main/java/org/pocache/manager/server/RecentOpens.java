@@ -113,13 +113,6 @@ final class RecentOpens {
     });
   }
 
-  /** Forgets {@code path} for every user (the file is being written, evicted or deleted). */
-  void forget(String path) {
-    if (ttlNanos > 0) {
-      byPath.remove(path);
-    }
-  }
-
   /** Paths remembered now. */
   int size() {
     return byPath.size();
