@@ -33,10 +33,12 @@ cl_usage() {
   cat <<'USAGE'
 Usage: pocache cluster <command>
 
-  up [--datanodes N] [--rate MiB/s] [--pocache on|off] [--redis-maxmemory MiB]
+  up [--datanodes N] [--rate MiB/s] [--pocache on|off] [--redis-maxmemory MiB] [--set key=value]...
                      start NameNode (+ POCache Manager), N DataNodes (default 5), each in its
                      own network namespace shaped to --rate (default 64 MiB/s), redis-server,
-                     ResourceManager and NodeManager; prints where everything is
+                     ResourceManager and NodeManager; prints where everything is. --set adds a
+                     property to every daemon's and the clients' hdfs-site.xml (e.g.
+                     dfs.pocache.code.k=6)
   down               stop everything and remove the namespaces (data stays under target/cluster)
   status             every daemon, its pid and log, and the Manager's -report
   straggler on <i> [--kind net|cpu] [--factor F]
@@ -107,8 +109,9 @@ xml_conf() { # file, then key=value pairs
   } >"$f"
 }
 
-cl_write_conf() { # pocache on|off, datanodes
+cl_write_conf() { # pocache on|off, datanodes, extra hdfs-site key=value...
   local pocache=$1 n=$2 dir=$CL_CONF
+  shift 2
   mkdir -p "$dir"
   local fsimpl=() nnplug=() dnplug=() keys=()
   if [[ $pocache == on ]]; then
@@ -127,6 +130,7 @@ cl_write_conf() { # pocache on|off, datanodes
     fi
     keys+=("dfs.pocache.parity.secret.file=$secret")
   fi
+  keys+=("$@")
   xml_conf "$dir/core-site.xml" \
     "fs.defaultFS=hdfs://127.0.0.1:$CL_NN_PORT" \
     "hadoop.tmp.dir=$CLUSTER_DIR/data/tmp" \
@@ -348,9 +352,14 @@ cl_redis_ping() {
 cl_port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
 cl_up() {
-  local n=5 rate=64 pocache=on maxmem=1536
+  local n=5 rate=64 pocache=on maxmem=1536 extra=() codek=4
   while [[ $# -gt 0 ]]; do
     case "$1" in
+      --set)
+        [[ "$2" =~ ^[A-Za-z0-9._-]+=.+$ ]] || die "cluster up: --set takes key=value, got '$2'"
+        extra+=("$2")
+        [[ "$2" == dfs.pocache.code.k=* ]] && codek=${2#*=}
+        shift 2 ;;
       --datanodes) n=$2; shift 2 ;;
       --rate) rate=$2; shift 2 ;;
       --pocache) pocache=$2; shift 2 ;;
@@ -370,8 +379,8 @@ cl_up() {
   cl_install_hadoop
   cl_install_dropin
   mkdir -p "$CLUSTER_DIR"/{logs,pids,data}
-  printf 'datanodes=%s\nrate=%s\npocache=%s\n' "$n" "$rate" "$pocache" >"$CLUSTER_DIR/cluster.env"
-  cl_write_conf "$pocache" "$n"
+  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\n' "$n" "$rate" "$pocache" "$codek" >"$CLUSTER_DIR/cluster.env"
+  cl_write_conf "$pocache" "$n" ${extra[@]+"${extra[@]}"}
 
   cl_redis_up "$maxmem"
   cl_wait "redis-server" 20 "$CLUSTER_DIR/logs/redis.log" cl_redis_ping

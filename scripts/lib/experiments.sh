@@ -552,6 +552,81 @@ ex_plot() {
     org.pocache.experiments.cluster.JobChart "$out" "${files[@]}"
 }
 
+# Experiments 1 and 2 on the multi-process cluster: per k, the cluster runs with
+# dfs.pocache.code.k = k (restarted when it does not), the files are written and cached,
+# then read without and with DataNode 1 shaped to 1/factor (MultiProcessReads).
+ex_single_client_mp() { # exp1|exp2, options
+  local id=$1
+  shift
+  local ks=4,6,8,10 block=8 files=2 repeats=5 factor=10 json="" plot="" datanodes=""
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --cluster) [[ $2 == multiproc ]] || die "experiment $id: --cluster must be multiproc here, got '$2'"; shift 2 ;;
+      --k) ks=$2; shift 2 ;;
+      --block-mib) block=$2; shift 2 ;;
+      --files) files=$2; shift 2 ;;
+      --repeats) repeats=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --datanodes) datanodes=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      --plot) plot=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment $id --cluster multiproc: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$ks" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "experiment $id: --k must be a list like 4,6,8,10, got '$ks'"
+  local k need=0
+  for k in ${ks//,/ }; do
+    local w=$((k + 1))
+    if [[ $id == exp2 ]]; then
+      w=$((k + 2))
+      [[ $k == 6 ]] && w=9
+      [[ $k == 10 ]] && w=14
+    fi
+    ((w > need)) && need=$w
+  done
+  [[ -n "$datanodes" ]] || datanodes=$need
+  ((datanodes >= need)) || die "experiment $id: k = $ks needs $need DataNodes, --datanodes is $datanodes"
+  json=${json:-$POCACHE_HOME/docs/results/experiments/$id-mp.json}
+  plot=${plot:-${json%.json}.png}
+  local work="$CLUSTER_DIR/results/$id-mp" t0=$SECONDS layout=contiguous
+  [[ $id == exp2 ]] && layout=striped
+  rm -rf "$work"
+  mkdir -p "$work"
+  local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes"
+  local drv=("$JAVA" -Xmx3g --add-opens java.base/java.lang=ALL-UNNAMED -Dhadoop.root.logger=WARN,console
+    -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" -cp "$cp" org.pocache.experiments.paper.MultiProcessReads)
+  for k in ${ks//,/ }; do
+    local policy="RS-$k-2-1024k"
+    [[ $k == 6 ]] && policy=RS-6-3-1024k
+    [[ $k == 10 ]] && policy=RS-10-4-1024k
+    if ! cl_alive namenode || [[ $(cl_get code_k) != "$k" || $(cl_get datanodes) -lt $datanodes \
+        || $(cl_get pocache) != on ]]; then
+      say "experiment $id: (re)starting the cluster with $datanodes DataNodes and dfs.pocache.code.k = $k"
+      cl_alive namenode && cl_down
+      cl_up --datanodes "$datanodes" --set "dfs.pocache.code.k=$k"
+    fi
+    cl_straggler off >/dev/null
+    local common=(--layout "$layout" --k "$k" --block-mib "$block" --files "$files" --dir "/ex/$id/k$k"
+      --straggler-host "$CL_NET.1.2" --policy "$policy")
+    say "experiment $id: k = $k: writing and caching"
+    "${drv[@]}" prepare "${common[@]}" || die "experiment $id: prepare failed at k = $k"
+    local on="'$POCACHE_HOME/scripts/pocache' cluster straggler on 1 --factor $factor >/dev/null"
+    local off="'$POCACHE_HOME/scripts/pocache' cluster straggler off >/dev/null"
+    local group groups=(main)
+    [[ $id == exp1 ]] && groups+=(hedged)
+    for group in "${groups[@]}"; do
+      say "experiment $id: k = $k: reads ($group modes) without, then with DataNode 1 ($CL_NET.1.2) at 1/$factor"
+      if ! "${drv[@]}" read "${common[@]}" --modes "$group" --repeats "$repeats" --json "$work/k$k-$group.json" \
+          --straggler-on "$on" --straggler-off "$off"; then
+        cl_straggler off >/dev/null
+        die "experiment $id: reads failed at k = $k"
+      fi
+    done
+  done
+  "${drv[@]}" summarize --id "$id" --out "$json" --plot "$plot" --factor "$factor" --seconds $((SECONDS - t0)) \
+    --command "scripts/pocache experiment $id --cluster multiproc --k $ks" "$work"/k*.json
+}
+
 cmd_experiment() {
   local name=${1:-}
   [[ $# -gt 0 ]] && shift
@@ -562,6 +637,14 @@ cmd_experiment() {
     spark) ex_spark "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
+    exp1|exp2)
+      if [[ " $* " == *" --cluster multiproc "* ]]; then
+        stale && build
+        ex_single_client_mp "$name" "$@"
+        return
+      fi
+      check_maven; check_native_deps
+      cd "$POCACHE_HOME" && DRIVER_HEAP=6g run_driver org.pocache.experiments.paper.PaperExperiments "$name" "$@" ;;
     exp[0-9]*|two-stragglers|intermittent|all)
       # The paper's experiments on the in-process cluster; JSON and PNG under docs/results/experiments.
       check_maven; check_native_deps

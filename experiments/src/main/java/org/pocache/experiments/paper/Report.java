@@ -104,6 +104,9 @@ public final class Report {
       String where = results.containsKey(p[0]) ? "[below](#" + p[0] + ")"
           : p[0].equals("exp6") || p[0].equals("exp10") ? "[below](#" + p[0] + "), on the multi-process cluster"
           : "not reproduced yet";
+      if (results.containsKey(p[0] + "-mp")) {
+        where += "; [on the multi-process cluster](#" + p[0] + "-mp)";
+      }
       b.append("| ").append(p[0].substring(3)).append(" | ").append(p[1]).append(" | ").append(where).append(" |\n");
     }
     b.append('\n');
@@ -111,6 +114,13 @@ public final class Report {
       JsonNode r = results.get(p[0]);
       if (r != null) {
         section(b, r, dir, rel, differences.get(p[0]));
+      }
+      JsonNode mp = results.get(p[0] + "-mp");
+      if (mp != null) {
+        section(b, mp, dir, rel, differences.get(p[0] + "-mp"));
+      }
+      if (r != null) {
+        continue;
       } else if (p[0].equals("exp6")) {
         mapreduce(b, json, mapreduce, differences.get("exp6"));
       } else if (p[0].equals("exp10")) {
@@ -133,8 +143,11 @@ public final class Report {
 
   private static void section(StringBuilder b, JsonNode r, File dir, String rel, String difference) {
     String id = r.get("experiment").asText();
-    b.append("<a id=\"").append(id).append("\"></a>\n## ")
-        .append(id.matches("exp\\d+") ? "Experiment " + id.substring(3) + ": " : "")
+    String heading = id.matches("exp\\d+") ? "Experiment " + id.substring(3) + ": "
+        : id.matches("exp\\d+-mp") ? "Experiment " + id.substring(3, id.length() - 3)
+            + " on the multi-process cluster: "
+        : "";
+    b.append("<a id=\"").append(id).append("\"></a>\n## ").append(heading)
         .append(r.path("title").asText()).append("\n\n");
     b.append("Paper: ").append(r.path("paper_setup").asText()).append(".  \n");
     b.append("Here: ").append(r.path("scaled_as").asText()).append(" (`").append(r.path("command").asText())
@@ -169,7 +182,8 @@ public final class Report {
       b.append("![").append(id).append("](").append(rel).append('/').append(plot).append(")\n\n");
     }
     // Further figures of the same experiment: expN-<what>.png beside the JSON.
-    File[] more = dir.listFiles((d, n) -> n.startsWith(id + "-") && n.endsWith(".png"));
+    File[] more = dir.listFiles((d, n) -> n.startsWith(id + "-") && n.endsWith(".png")
+        && (id.endsWith("-mp") || !n.startsWith(id + "-mp")) && !n.equals(plot));
     if (more != null) {
       java.util.Arrays.sort(more);
       for (File f : more) {
