@@ -679,7 +679,8 @@ public final class MultiProcessReads {
         + " in network namespaces shaped by tc, the straggler's egress at 1/%s), blocks of %d MiB, %d file(s) x %d"
         + " reads per row, k = %s%s", Charts.label(factor),
         any.get("block_bytes").asLong() >> 20, any.get("files").asInt(), any.get("repeats").asInt(),
-        Arrays.toString(ks).replaceAll("[\\[\\]]", ""), striped ? "; RS-k-m as HDFS ships it (RS-6-3, RS-10-4) or RS-k-2" : "");
+        Arrays.toString(ks).replaceAll("[\\[\\]]", ""),
+        striped ? "; RS-k-m as HDFS ships it (RS-6-3, RS-10-4) or RS-k-2" : "");
     Outcome o = new Outcome(id + "-mp", (striped ? "Single-client reads, striped layout"
         : "Single-client reads, contiguous layout"), paper, here);
     double[][][] mean = new double[2][modes.size()][ks.length];
