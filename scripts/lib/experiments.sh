@@ -48,6 +48,13 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       the paper's experiments on the in-process cluster (no `cluster up` needed): JSON with
       every latency and the headline numbers beside the paper's, and a figure, in D
       (default docs/results/experiments); `pocache report` turns them into docs/results.md
+  exp1 | exp2 --cluster multiproc [--k 4,6,8,10] [--block-mib B] [--files F] [--repeats R]
+      [--factor F] [--datanodes N] [--json F] [--plot F.png]
+      Experiment 1 (contiguous: Vanilla, HR, PR, POCache) or 2 (striped) on this cluster: per
+      k the cluster is (re)started with dfs.pocache.code.k = k and enough DataNodes, F files
+      (default 2) of k blocks of B MiB (default 8) are written and cached, and each mode
+      reads each file R times (default 5) without and with DataNode 1 at 1/F; JSON and
+      figure in docs/results/experiments/expN-mp.json (see docs/cluster.md)
   plot [--out F.png] [JSON...]
       draws the job experiments' JSON (default: target/cluster/results/mapreduce.json and
       spark.json, whichever exist) as one bar chart of POCache / stock HDFS job times

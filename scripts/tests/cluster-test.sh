@@ -118,6 +118,21 @@ if "$POCACHE" cluster jar "$ex" wordcount /words /wc-out >"$tmp/job.log" 2>&1; t
 else
   fail "wordcount failed: $(tail -20 "$tmp/job.log")"
 fi
+# Experiments 1 and 2 on this cluster at a tiny size (so that they do not rot): the cluster is
+# restarted with dfs.pocache.code.k = 2 and 4 DataNodes (RS-2-2 needs 4); every read is checked.
+for e in exp2 exp1; do
+  if "$POCACHE" experiment $e --cluster multiproc --k 2 --files 1 --repeats 1 --block-mib 1 --datanodes 4 \
+      --json "$tmp/$e-mp.json" >"$tmp/$e.log" 2>&1; then
+    modes=$(python3 -c 'import json, sys; print(" ".join(sorted({r["mode"] + ("+s" if r["straggler"] else "")
+      for r in json.load(open(sys.argv[1]))["rows"]})))' "$tmp/$e-mp.json" 2>&1)
+    want="pocache pocache+s vanilla vanilla+s"
+    [[ $e == exp1 ]] && want="hr hr+s hr-default hr-default+s pocache pocache+s pr pr+s vanilla vanilla+s"
+    [[ "$modes" == "$want" && -s "$tmp/$e-mp.png" ]] && ok "experiment $e --cluster multiproc: $modes" \
+      || fail "experiment $e --cluster multiproc: rows '$modes', want '$want'"
+  else
+    fail "experiment $e --cluster multiproc: $(tail -20 "$tmp/$e.log")"
+  fi
+done
 status=$("$POCACHE" cluster status 2>&1)
 [[ "$status" == *"namenode"* && "$status" != *"DEAD"* ]] && ok "cluster status" || fail "status: $status"
 

@@ -279,9 +279,29 @@ public final class MultiProcessReads {
         }
       }
     }
-    // Where the NameNode put each block: favored nodes are a hint it may overrule.
+    // Where the NameNode put each block: favored nodes are a hint it may overrule. A second
+    // replica shows once its DataNode has reported it, so wait for that.
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (true) {
+      String wrong = misplaced(fs, p, s, on);
+      if (wrong == null) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException(wrong);
+      }
+      sleep(100);
+    }
+  }
+
+  /** Why file {@code p}'s blocks are not where {@code on} says (null when they are). */
+  private static String misplaced(DistributedFileSystem fs, Path p, Setup s,
+      java.util.function.IntFunction<DatanodeInfo[]> on) throws IOException {
     List<LocatedBlock> blocks = fs.getClient().getLocatedBlocks(p.toUri().getPath(), 0, s.fileLength())
         .getLocatedBlocks();
+    if (blocks.size() != s.k) {
+      return p + ": " + blocks.size() + " blocks, not " + s.k;
+    }
     for (int b = 0; b < blocks.size(); b++) {
       List<String> want = new ArrayList<>();
       for (DatanodeInfo d : on.apply(b)) {
@@ -292,9 +312,10 @@ public final class MultiProcessReads {
         got.add(d.getXferAddr());
       }
       if (!got.containsAll(want) || got.size() != want.size()) {
-        throw new IOException(p + ": block " + b + " is on " + got + ", not on " + want + " as asked");
+        return p + ": block " + b + " is on " + got + ", not on " + want + " as asked";
       }
     }
+    return null;
   }
 
   /**
