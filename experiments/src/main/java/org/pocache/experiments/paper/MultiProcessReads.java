@@ -33,7 +33,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -52,6 +51,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.io.erasurecode.ECSchema;
 import org.pocache.experiments.LatencyStats;
+import org.pocache.experiments.WholeFileRead;
 import org.pocache.manager.protocol.ManagerClient;
 
 /**
@@ -425,20 +425,16 @@ public final class MultiProcessReads {
     final String name;
     final FileSystem fs;
     final List<Path> files;
-    final ReadHow how;
+    final WholeFileRead how;
     final double[] ms;
 
-    Mode(String name, FileSystem fs, List<Path> files, ReadHow how, int reads) {
+    Mode(String name, FileSystem fs, List<Path> files, WholeFileRead how, int reads) {
       this.name = name;
       this.fs = fs;
       this.files = files;
       this.how = how;
       this.ms = new double[reads];
     }
-  }
-
-  private interface ReadHow {
-    void read(FSDataInputStream in, byte[] buf) throws IOException;
   }
 
   static void read(Setup s, String group, int repeats, File json, String stragglerOn, String stragglerOff,
@@ -475,43 +471,10 @@ public final class MultiProcessReads {
       r2.add(s.r2(f));
       striped.add(s.stripedFile(f));
     }
-    ReadHow sequential = (in, b) -> {
-      int off = 0;
-      while (off < b.length) {
-        int n = in.read(b, off, Math.min(CHUNK, b.length - off));
-        if (n < 0) {
-          throw new IOException("end of file after " + off + " of " + b.length + " bytes");
-        }
-        off += n;
-      }
-    };
-    ReadHow positional = (in, b) -> in.readFully(0, b, 0, b.length);
-    ReadHow blockByBlock = (in, b) -> {
-      for (long pos = 0; pos < b.length; pos += s.blockSize) {
-        in.readFully(pos, b, (int) pos, (int) Math.min(s.blockSize, b.length - pos));
-      }
-    };
-    ReadHow parallel = (in, b) -> {
-      List<Future<?>> parts = new ArrayList<>();
-      for (long pos = 0; pos < b.length; pos += s.blockSize) {
-        long p = pos;
-        int n = (int) Math.min(s.blockSize, b.length - pos);
-        parts.add(pool.submit(() -> {
-          in.readFully(p, b, (int) p, n);
-          return null;
-        }));
-      }
-      for (Future<?> part : parts) {
-        try {
-          part.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          throw e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted", e);
-        }
-      }
-    };
+    WholeFileRead sequential = WholeFileRead.sequential(CHUNK);
+    WholeFileRead positional = WholeFileRead.positional();
+    WholeFileRead blockByBlock = WholeFileRead.blockByBlockPread(s.blockSize);
+    WholeFileRead parallel = WholeFileRead.parallelBlockPreads(s.blockSize, pool);
     List<Map<String, Object>> rowsOut = new ArrayList<>();
     List<Object> listed = new ArrayList<>();
     boolean hedgedGroup = group.equals("hedged");
@@ -730,7 +693,7 @@ public final class MultiProcessReads {
     }
     int van = modes.indexOf("vanilla");
     int poc = modes.indexOf("pocache");
-    double[] cut = cuts(mean[1][poc], mean[1][van]);
+    double[] cut = SingleClientReads.range(mean[1][poc], mean[1][van]);
     o.headline("POCache below Vanilla with a straggler (lowest over k)", striped ? "73.0-87.9%" : "81.7-85.2%",
         striped ? 73.0 : 81.7, striped ? 87.9 : 85.2, cut[0], "%");
     o.headline("POCache below Vanilla with a straggler (highest over k)", striped ? "73.0-87.9%" : "81.7-85.2%",
@@ -744,21 +707,22 @@ public final class MultiProcessReads {
       for (int ki = 0; ki < ks.length; ki++) {
         slow[ki] = mean[1][van][ki] / mean[0][van][ki];
       }
-      o.headline("Vanilla with / without a straggler (mean over k)", "about 5x", 5, 5, avg(slow), "x");
+      o.headline("Vanilla with / without a straggler (mean over k)", "about 5x", 5, 5, SingleClientReads.avg(slow),
+          "x");
     } else {
       int hr = modes.indexOf("hr");
-      double[] cutHr = cuts(mean[1][poc], mean[1][hr]);
+      double[] cutHr = SingleClientReads.range(mean[1][poc], mean[1][hr]);
       o.headline("POCache below HR with a straggler (lowest over k)", "40.4-77.5%", 40.4, 77.5, cutHr[0], "%");
       o.headline("POCache below HR with a straggler (highest over k)", "40.4-77.5%", 40.4, 77.5, cutHr[1], "%");
       double[] hrOverVanilla = new double[ks.length];
       for (int ki = 0; ki < ks.length; ki++) {
         hrOverVanilla[ki] = mean[0][hr][ki] / mean[0][van][ki];
       }
-      o.headline("HR / Vanilla without a straggler (mean over k)", "above 1", 1, Double.NaN, avg(hrOverVanilla),
-          "x");
+      o.headline("HR / Vanilla without a straggler (mean over k)", "above 1", 1, Double.NaN,
+          SingleClientReads.avg(hrOverVanilla), "x");
     }
     o.headline("POCache with / without a straggler (mean over k; not in the paper)", "-", Double.NaN, Double.NaN,
-        avg(withOverWithout), "x");
+        SingleClientReads.avg(withOverWithout), "x");
     List<String> groups = new ArrayList<>();
     for (int k : ks) {
       groups.add("k = " + k);
@@ -774,25 +738,6 @@ public final class MultiProcessReads {
     o.put("plot", plot.getName());
     o.write(json);
     System.out.println("wrote " + json + " and " + plot);
-  }
-
-  private static double[] cuts(double[] ours, double[] base) {
-    double lo = Double.POSITIVE_INFINITY;
-    double hi = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < ours.length; i++) {
-      double c = 100 * (1 - ours[i] / base[i]);
-      lo = Math.min(lo, c);
-      hi = Math.max(hi, c);
-    }
-    return new double[] {lo, hi};
-  }
-
-  private static double avg(double[] v) {
-    double s = 0;
-    for (double d : v) {
-      s += d;
-    }
-    return s / v.length;
   }
 
   // --- data ------------------------------------------------------------------------

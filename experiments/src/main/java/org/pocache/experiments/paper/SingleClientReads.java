@@ -148,7 +148,7 @@ final class SingleClientReads {
   }
 
   /** Reductions 100 (1 - ours / base) per k: {lowest, highest}. */
-  private static double[] range(double[] ours, double[] base) {
+  static double[] range(double[] ours, double[] base) {
     double lo = Double.POSITIVE_INFINITY;
     double hi = Double.NEGATIVE_INFINITY;
     for (int i = 0; i < ours.length; i++) {
@@ -159,7 +159,7 @@ final class SingleClientReads {
     return new double[] {lo, hi};
   }
 
-  private static double avg(double[] v) {
+  static double avg(double[] v) {
     double s = 0;
     for (double d : v) {
       s += d;
