@@ -407,7 +407,13 @@ cl_up() {
   cl_start_java nodemanager "$CL_CONF" 768m "" org.apache.hadoop.yarn.server.nodemanager.NodeManager
 
   cl_wait "$n DataNodes" 120 "$CLUSTER_DIR/logs/namenode.log" cl_datanodes_live "$n"
-  cl_hdfs dfsadmin -safemode wait >/dev/null 2>&1 || true
+  if ! cl_safemode_off 120; then
+    # Blocks on DataNodes not started this time (an earlier `up` had more) keep the NameNode
+    # in safe mode for good: say so and leave it; files with such blocks stay unreadable.
+    say "cluster: the NameNode is still in safe mode after 120 s (blocks on DataNodes that are not up:" \
+      "an earlier cluster had more than $n?); leaving safe mode"
+    cl_hdfs dfsadmin -safemode leave >/dev/null 2>&1 || true
+  fi
   cl_hdfs dfs -mkdir -p /tmp /user/root /tmp/hadoop-yarn/staging >/dev/null 2>&1 || true
   cl_hdfs dfs -chmod -R 1777 /tmp >/dev/null 2>&1 || true
   cl_wait "the NodeManager" 120 "$CLUSTER_DIR/logs/nodemanager.log" cl_nodemanager_running
@@ -416,6 +422,16 @@ cl_up() {
   fi
   say "cluster: up: NameNode hdfs://127.0.0.1:$CL_NN_PORT, $n DataNodes at $rate MiB/s ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
   say "cluster: conf $CL_CONF, logs $CLUSTER_DIR/logs"
+}
+
+# Waits up to $1 seconds for the NameNode to leave safe mode; false if it has not.
+cl_safemode_off() {
+  local end=$((SECONDS + $1))
+  while ((SECONDS < end)); do
+    [[ $(cl_hdfs dfsadmin -safemode get 2>/dev/null) == *"Safe mode is OFF"* ]] && return 0
+    sleep 2
+  done
+  return 1
 }
 
 cl_datanodes_live() {

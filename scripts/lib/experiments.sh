@@ -592,6 +592,11 @@ ex_single_client_mp() { # exp1|exp2, options
     ((w > need)) && need=$w
   done
   [[ -n "$datanodes" ]] || datanodes=$need
+  # Never fewer DataNodes than have stored blocks here: blocks on the others would keep the
+  # restarted NameNode in safe mode.
+  local have
+  have=$(ls -d "$CLUSTER_DIR"/dn[0-9]*/data 2>/dev/null | wc -l)
+  ((have > datanodes)) && datanodes=$have
   ((datanodes >= need)) || die "experiment $id: k = $ks needs $need DataNodes, --datanodes is $datanodes"
   json=${json:-$POCACHE_HOME/docs/results/experiments/$id-mp.json}
   plot=${plot:-${json%.json}.png}
