@@ -100,13 +100,13 @@ public final class MultiProcessReads {
         prepare(new Setup(o), System.out);
         break;
       case "read":
-        read(new Setup(o), o.getOrDefault("modes", "main"), Integer.parseInt(o.getOrDefault("repeats", "5")),
+        read(new Setup(o), o.getOrDefault("modes", "main"), (int) number(o, "repeats", "5"),
             new File(required(o, "json")), required(o, "straggler-on"), required(o, "straggler-off"), System.out);
         break;
       case "summarize":
         summarize(required(o, "id"), new File(required(o, "out")), new File(required(o, "plot")),
-            o.getOrDefault("command", ""), Double.parseDouble(o.getOrDefault("seconds", "0")),
-            Double.parseDouble(o.getOrDefault("factor", "10")), rest);
+            o.getOrDefault("command", ""), number(o, "seconds", "0"),
+            number(o, "factor", "10"), rest);
         break;
       default:
         usage();
@@ -126,6 +126,25 @@ public final class MultiProcessReads {
   private static void fail(String message) {
     System.err.println("MultiProcessReads: " + message);
     System.exit(2);
+  }
+
+  /**
+   * Option {@code key} as a number, whole but for --factor and --seconds (its default when
+   * absent; required when the default is null).
+   */
+  private static double number(Map<String, String> o, String key, String dflt) {
+    String v = dflt == null ? required(o, key) : o.getOrDefault(key, dflt);
+    boolean whole = !key.equals("factor") && !key.equals("seconds");
+    try {
+      double d = Double.parseDouble(v);
+      if (Double.isFinite(d) && (!whole || d == Math.rint(d))) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    fail("--" + key + " must be a " + (whole ? "whole " : "") + "number, got '" + v + "'");
+    return 0;
   }
 
   private static String required(Map<String, String> o, String key) {
@@ -153,13 +172,13 @@ public final class MultiProcessReads {
         fail("--layout must be contiguous or striped, got '" + layout + "'");
       }
       striped = layout.equals("striped");
-      k = Integer.parseInt(required(o, "k"));
-      blockSize = Long.parseLong(required(o, "block-mib")) << 20;
-      files = Integer.parseInt(o.getOrDefault("files", "2"));
+      k = (int) number(o, "k", null);
+      blockSize = (long) number(o, "block-mib", null) << 20;
+      files = (int) number(o, "files", "2");
       dir = new Path(required(o, "dir"));
       stragglerHost = required(o, "straggler-host");
       policy = o.getOrDefault("policy", "RS-" + k + "-2-1024k");
-      seed = Long.parseLong(o.getOrDefault("seed", "20261127"));
+      seed = (long) number(o, "seed", "20261127");
       if (k < 2 || files < 1 || blockSize <= 0) {
         fail("--k must be >= 2, --files >= 1 and --block-mib >= 1");
       }
@@ -442,6 +461,9 @@ public final class MultiProcessReads {
     if (!group.equals("main") && !group.equals("hedged")) {
       fail("--modes must be main (Vanilla, PR, POCache) or hedged (HR), got '" + group + "'");
     }
+    if (repeats < 1) {
+      fail("--repeats must be >= 1, got " + repeats);
+    }
     Configuration base = new Configuration();
     URI uri = FileSystem.getDefaultUri(base);
     Configuration plainConf = new Configuration(base);
@@ -667,72 +689,14 @@ public final class MultiProcessReads {
         striped ? "; RS-k-m as HDFS ships it (RS-6-3, RS-10-4) or RS-k-2" : "");
     Outcome o = new Outcome(id + "-mp", (striped ? "Single-client reads, striped layout"
         : "Single-client reads, contiguous layout"), paper, here);
-    double[][][] mean = new double[2][modes.size()][ks.length];
-    double[][][] sd = new double[2][modes.size()][ks.length];
-    for (int ki = 0; ki < ks.length; ki++) {
-      List<Map<String, double[]>> both = byK.get(ks[ki]);
-      for (int st = 0; st < 2; st++) {
-        for (int mi = 0; mi < modes.size(); mi++) {
-          double[] ms = both.get(st).get(modes.get(mi));
-          if (ms == null) {
-            throw new IOException("summarize: no " + modes.get(mi) + " row at k = " + ks[ki] + (st == 1
-                ? " with" : " without") + " a straggler");
-          }
-          mean[st][mi][ki] = new LatencyStats(ms).mean();
-          sd[st][mi][ki] = Microbenchmarks.stddev(ms);
-          Map<String, Object> row = o.row();
-          row.put("k", ks[ki]);
-          row.put("mode", modes.get(mi));
-          row.put("straggler", st == 1);
-          row.put("mean_ms", mean[st][mi][ki]);
-          row.put("stddev_ms", sd[st][mi][ki]);
-          row.put("p95_ms", new LatencyStats(ms).percentile(95));
-          row.put("latencies_ms", ms);
-        }
+    SingleClientReads.summarize(o, striped, ks, modes, (st, mi, ki) -> {
+      double[] ms = byK.get(ks[ki]).get(st).get(modes.get(mi));
+      if (ms == null) {
+        throw new IOException("summarize: no " + modes.get(mi) + " row at k = " + ks[ki] + (st == 1 ? " with"
+            : " without") + " a straggler");
       }
-    }
-    int van = modes.indexOf("vanilla");
-    int poc = modes.indexOf("pocache");
-    double[] cut = SingleClientReads.range(mean[1][poc], mean[1][van]);
-    o.headline("POCache below Vanilla with a straggler (lowest over k)", striped ? "73.0-87.9%" : "81.7-85.2%",
-        striped ? 73.0 : 81.7, striped ? 87.9 : 85.2, cut[0], "%");
-    o.headline("POCache below Vanilla with a straggler (highest over k)", striped ? "73.0-87.9%" : "81.7-85.2%",
-        striped ? 73.0 : 81.7, striped ? 87.9 : 85.2, cut[1], "%");
-    double[] withOverWithout = new double[ks.length];
-    for (int ki = 0; ki < ks.length; ki++) {
-      withOverWithout[ki] = mean[1][poc][ki] / mean[0][poc][ki];
-    }
-    if (striped) {
-      double[] slow = new double[ks.length];
-      for (int ki = 0; ki < ks.length; ki++) {
-        slow[ki] = mean[1][van][ki] / mean[0][van][ki];
-      }
-      o.headline("Vanilla with / without a straggler (mean over k)", "about 5x", 5, 5, SingleClientReads.avg(slow),
-          "x");
-    } else {
-      int hr = modes.indexOf("hr");
-      double[] cutHr = SingleClientReads.range(mean[1][poc], mean[1][hr]);
-      o.headline("POCache below HR with a straggler (lowest over k)", "40.4-77.5%", 40.4, 77.5, cutHr[0], "%");
-      o.headline("POCache below HR with a straggler (highest over k)", "40.4-77.5%", 40.4, 77.5, cutHr[1], "%");
-      double[] hrOverVanilla = new double[ks.length];
-      for (int ki = 0; ki < ks.length; ki++) {
-        hrOverVanilla[ki] = mean[0][hr][ki] / mean[0][van][ki];
-      }
-      o.headline("HR / Vanilla without a straggler (mean over k)", "above 1", 1, Double.NaN,
-          SingleClientReads.avg(hrOverVanilla), "x");
-    }
-    o.headline("POCache with / without a straggler (mean over k; not in the paper)", "-", Double.NaN, Double.NaN,
-        SingleClientReads.avg(withOverWithout), "x");
-    List<String> groups = new ArrayList<>();
-    for (int k : ks) {
-      groups.add("k = " + k);
-    }
-    String name = striped ? "Exp 2" : "Exp 1";
-    Charts.bars(plot, name + ", multi-process: one straggler (mean, error bar: sd)", "read latency (ms)", groups,
-        modes, mean[1], sd[1]);
-    Charts.bars(SingleClientReads.sibling(plot, "-no-straggler"), name + ", multi-process: no straggler (mean,"
-        + " error bar: sd)", "read latency (ms)", groups, modes, mean[0], sd[0]);
-    o.config("k", ks);
+      return ms;
+    }, plot, striped ? "Exp 2, multi-process" : "Exp 1, multi-process");
     o.put("command", command);
     o.put("seconds", seconds);
     o.put("plot", plot.getName());

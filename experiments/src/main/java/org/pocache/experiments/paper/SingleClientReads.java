@@ -56,9 +56,7 @@ final class SingleClientReads {
     List<String> modes = striped ? Arrays.asList("vanilla", "pocache") : Arrays.asList("vanilla", "hr",
         "hr-default", "pr", "pocache");
     String layout = striped ? "striped" : "contiguous";
-    // [straggler 0/1][mode][k]
-    double[][][] mean = new double[2][modes.size()][ks.length];
-    double[][][] sd = new double[2][modes.size()][ks.length];
+    List<ResultTable> tables = new ArrayList<>();
     for (int ki = 0; ki < ks.length; ki++) {
       BaselineDriver.Config c;
       try {
@@ -80,11 +78,34 @@ final class SingleClientReads {
       if (!t.bytesVerified()) {
         throw new IOException(id + " at k = " + ks[ki] + ": a read returned wrong bytes");
       }
+      tables.add(t);
+    }
+    summarize(o, striped, ks, modes, (st, mi, ki) -> tables.get(ki).find(modes.get(mi), layout, st == 1).latencies(),
+        plot, striped ? "Exp 2" : "Exp 1");
+    return o;
+  }
+
+  /** The read latencies of mode {@code mi} at k = ks[ki], without (st 0) or with (st 1) the straggler. */
+  interface Latencies {
+    double[] of(int st, int mi, int ki) throws IOException;
+  }
+
+  /**
+   * Experiment 1's or 2's rows, headline numbers beside the paper's, and figures (one
+   * straggler; none) from every mode's latencies at each k; shared by the in-process and
+   * the multi-process runs.
+   */
+  static void summarize(Outcome o, boolean striped, int[] ks, List<String> modes, Latencies latencies, File plot,
+      String chart) throws IOException {
+    // [straggler 0/1][mode][k]
+    double[][][] mean = new double[2][modes.size()][ks.length];
+    double[][][] sd = new double[2][modes.size()][ks.length];
+    for (int ki = 0; ki < ks.length; ki++) {
       for (int st = 0; st < 2; st++) {
         for (int mi = 0; mi < modes.size(); mi++) {
-          ResultTable.Row r = t.find(modes.get(mi), layout, st == 1);
-          double[] ms = r.latencies();
-          mean[st][mi][ki] = new LatencyStats(ms).mean();
+          double[] ms = latencies.of(st, mi, ki);
+          LatencyStats stats = new LatencyStats(ms);
+          mean[st][mi][ki] = stats.mean();
           sd[st][mi][ki] = Microbenchmarks.stddev(ms);
           Map<String, Object> row = o.row();
           row.put("k", ks[ki]);
@@ -92,7 +113,7 @@ final class SingleClientReads {
           row.put("straggler", st == 1);
           row.put("mean_ms", mean[st][mi][ki]);
           row.put("stddev_ms", sd[st][mi][ki]);
-          row.put("p95_ms", r.stats.percentile(95));
+          row.put("p95_ms", stats.percentile(95));
           row.put("latencies_ms", ms);
         }
       }
@@ -126,16 +147,21 @@ final class SingleClientReads {
       o.headline("POCache below HR at HDFS's default threshold, with a straggler (lowest over k)", "40.4-77.5%"
           + " (the paper's HR: threshold 0)", 40.4, 77.5, cutHrd[0], "%");
     }
+    double[] withOverWithout = new double[ks.length];
+    for (int ki = 0; ki < ks.length; ki++) {
+      withOverWithout[ki] = mean[1][poc][ki] / mean[0][poc][ki];
+    }
+    o.headline("POCache with / without a straggler (mean over k; not in the paper)", "-", Double.NaN, Double.NaN,
+        avg(withOverWithout), "x");
     List<String> groups = new ArrayList<>();
     for (int k : ks) {
       groups.add("k = " + k);
     }
-    Charts.bars(plot, (striped ? "Exp 2" : "Exp 1") + ": one straggler (mean, error bar: sd)", "read latency (ms)",
-        groups, modes, mean[1], sd[1]);
-    Charts.bars(sibling(plot, "-no-straggler"), (striped ? "Exp 2" : "Exp 1") + ": no straggler (mean, error bar: sd)",
-        "read latency (ms)", groups, modes, mean[0], sd[0]);
+    Charts.bars(plot, chart + ": one straggler (mean, error bar: sd)", "read latency (ms)", groups, modes, mean[1],
+        sd[1]);
+    Charts.bars(sibling(plot, "-no-straggler"), chart + ": no straggler (mean, error bar: sd)", "read latency (ms)",
+        groups, modes, mean[0], sd[0]);
     o.config("k", ks);
-    return o;
   }
 
   private static String[] withHrDefault(boolean add, String[] args) {
