@@ -144,6 +144,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong abandonedWrites = new AtomicLong();
   private final AtomicLong readerFills = new AtomicLong();
   private final AtomicLong readerFillsCommitted = new AtomicLong();
+  /** Reads of an erasure-coded file's pieces left to HDFS's striped stream (InternalBlockReads). */
+  private final AtomicLong cellFallbacks = new AtomicLong();
   private final AtomicLong readSubstripes = new AtomicLong();
   private final AtomicLong decodedSubstripes = new AtomicLong();
   /** Commits, notices and reports started and not yet done (see {@link #finishLater}). */
@@ -580,8 +582,19 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
     // the threads that make them; the stream counts what it returns, on its caller's thread.
     PositionedReadable uncounted = new UncountedReads(in, statistics);
+    InternalBlockReads cells = null;
+    if (d.getLayout() == ParityDescriptor.Layout.STRIPED) {
+      try {
+        if (InternalBlockReads.available()) {
+          cells = new InternalBlockReads(in, uncounted, layout, d.getK(), d.getCellSize(),
+              getClient().getConf().isConnectToDnViaHostname(), cellFallbacks);
+        }
+      } catch (LinkageError e) {
+        warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's striped stream, cell by cell
+      }
+    }
     ReadContext ctx = new ReadContext(uncounted, d, layout, s, pool, buffers, slowSources, locations,
-        deadlineMinMillis, proactiveAlways);
+        deadlineMinMillis, proactiveAlways, cells);
     ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;
@@ -919,11 +932,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
           + " skipped, {} failed Redis connects), {} cached writes ({} abandoned), {} writes left to reads (shorter"
-          + " than " + writeMinBlocks + " blocks), {} reader fills",
+          + " than " + writeMinBlocks + " blocks), {} reader fills, {} erasure-coded pieces read through HDFS's"
+          + " striped stream",
           proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
           staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures.get(),
-              cachedWrites.get(),
-          abandonedWrites.get(), shortWrites.get(), readerFills.get());
+          cachedWrites.get(), abandonedWrites.get(), shortWrites.get(), readerFills.get(), cellFallbacks.get());
     }
     if (pool != null) {
       awaitPendingWork();

@@ -127,6 +127,8 @@ final class ProactiveReader {
   static final long HELD_RECHECK_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
 
   private final PositionedReadable data;
+  /** An erasure-coded file's pieces, read from its internal blocks; null: through {@link #data}. */
+  private final InternalBlockReads cells;
   private final ParityDescriptor d;
   /** How the file's parity values are sealed (the file key from its descriptor). */
   private final ParitySeal seal;
@@ -145,6 +147,7 @@ final class ProactiveReader {
 
   ProactiveReader(ReadContext ctx, int inflight) {
     this.data = ctx.data;
+    this.cells = ctx.cells;
     this.d = ctx.descriptor;
     this.seal = ctx.seal;
     this.layout = ctx.layout;
@@ -214,12 +217,14 @@ final class ProactiveReader {
 
   /**
    * Reads the given substripes into buf (buf[off] is file offset pos), {@code inflight}
-   * at a time. Consecutive substripes whose data pieces continue each other in the
-   * file (a replicated file's subblocks of one block) are fetched together: one read
-   * per data piece and one pipelined GET for all their parity, so a whole-file read
-   * makes the same requests to the DataNodes as parallel block reads would; two such
-   * runs are in flight. An erasure-coded file's substripes (rows of cells) are fetched
-   * one by one, {@code inflight} at a time.
+   * at a time. Consecutive substripes whose data pieces continue each other where they
+   * are stored (a replicated file's subblocks of one block; an erasure-coded file's rows
+   * of cells of one block group, read from its internal blocks) are fetched together:
+   * one read per data piece and one pipelined GET for all their parity, so a whole-file
+   * read makes the same requests to the DataNodes as parallel block reads (or HDFS's own
+   * striped read) would; two such runs are in flight. Otherwise (an erasure-coded file
+   * whose internal blocks cannot be read directly) substripes are fetched one by one,
+   * {@code inflight} at a time.
    */
   void read(List<long[]> substripes, long pos, byte[] buf, int off, Outcome outcome) throws IOException {
     // Fetches left in flight when this throws just finish on the pool into their own arrays.
@@ -257,14 +262,16 @@ final class ProactiveReader {
   }
 
   /**
-   * Whether every data piece of substripe (s, j) starts in the file right where the
-   * same piece of (s, j - 1) ends (or is empty), so both can be read as one range.
+   * Whether every data piece of substripe (s, j) starts right where the same piece of
+   * (s, j - 1) ends (or is empty), so both can be read as one range: in the file (a
+   * replicated file's subblocks of one block), or in its internal block (an
+   * erasure-coded file's cells of one column, when read from the internal blocks).
    */
   private boolean continues(long s, int j) {
     for (int i = 0; i < d.getK(); i++) {
       int n = layout.storedLength(s, j, i);
       if (n > 0 && (layout.storedLength(s, j - 1, i) != pieceBytes
-          || layout.fileOffset(s, j, i, 0) != layout.fileOffset(s, j - 1, i, 0) + pieceBytes)) {
+          || cells == null && layout.fileOffset(s, j, i, 0) != layout.fileOffset(s, j - 1, i, 0) + pieceBytes)) {
         return false;
       }
     }
@@ -484,7 +491,11 @@ final class ProactiveReader {
         try {
           long t0 = System.nanoTime();
           try {
-            data.readFully(at, b, 0, n);
+            if (cells != null) {
+              cells.read(s, j0, i, b, n);
+            } else {
+              data.readFully(at, b, 0, n);
+            }
           } finally {
             if (inFlight != null) {
               inFlight.run();

@@ -44,10 +44,12 @@ final class ReadContext {
   final long minDeadlineMillis;
   /** Whether a proactive read asks for the parity with the data even when no DataNode is suspect. */
   final boolean proactiveAlways;
+  /** An erasure-coded file's data pieces read from its internal blocks; null: read through {@link #data}. */
+  final InternalBlockReads cells;
 
   ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
-      long minDeadlineMillis, boolean proactiveAlways) {
+      long minDeadlineMillis, boolean proactiveAlways, InternalBlockReads cells) {
     this.data = data;
     this.descriptor = descriptor;
     this.seal = ParitySeals.forReading(descriptor);
@@ -59,6 +61,7 @@ final class ReadContext {
     this.locations = locations;
     this.minDeadlineMillis = minDeadlineMillis;
     this.proactiveAlways = proactiveAlways;
+    this.cells = cells;
   }
 
   /** The DataNodes that hold piece i of stripe s. */

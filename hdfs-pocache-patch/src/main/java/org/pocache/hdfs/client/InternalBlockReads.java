@@ -1,0 +1,204 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.client;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.PositionedReadable;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.BlockReader;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.util.StripedBlockUtil;
+import org.apache.hadoop.net.NetUtils;
+import org.pocache.coder.layout.StripeLayout;
+import org.pocache.hdfs.compat.HadoopCompat;
+
+/**
+ * Reads of an erasure-coded file's data pieces straight from its internal blocks,
+ * each asking its DataNode for exactly the bytes it needs.
+ *
+ * <p>Why not HDFS's positional read: for a range inside one cell, HDFS 3.x's striped
+ * stream opens a block reader for the rest of the internal block, takes the cell and
+ * closes it. The DataNode has by then sent (and read from disk) megabytes more, and the
+ * connection cannot go back to the client's peer cache, so every cell costs a new
+ * connection and a DataXceiver thread. Read a cell at a time, a whole 80 MiB RS-10-4
+ * file made the DataNodes send 1.5 times its bytes and spend 5 times the CPU of
+ * HDFS's own whole-file read, and took twice as long. Here a read asks for its range
+ * only, through the stream's own {@code getBlockReader} (HDFS's block reader factory:
+ * the stream's checksum, caching and short-circuit settings, the client's peer cache,
+ * SASL and encryption as configured), so the connection is reused, and a piece of
+ * several rows of cells, contiguous in its internal block, is one request.
+ *
+ * <p>Whatever fails here leaves the read to HDFS's positional reads, cell by cell, which
+ * refetch tokens and locations, skip dead DataNodes and decode from the file's parity
+ * blocks: an internal block that is missing, a DataNode that failed a read (not asked
+ * directly again by this stream), a Hadoop whose stream has no such method (a
+ * {@code LinkageError} disables direct reads in this JVM). Each is counted, and logged
+ * once at WARN.
+ */
+final class InternalBlockReads {
+  /** {@code DFSInputStream.getBlockReader} (protected, the same shape in Hadoop 3.1 to 3.4); null if unusable. */
+  private static final Method GET_BLOCK_READER = blockReaderMethod();
+
+  private final DFSInputStream in;
+  /** HDFS's positional reads of the same stream, for what is not read directly. */
+  private final PositionedReadable fallback;
+  private final StripeLayout layout;
+  private final int k;
+  private final int cellSize;
+  private final boolean viaHostname;
+  private final AtomicLong fellBack;
+  /** DataNodes (transfer addresses) a direct read failed on: left to HDFS for this stream. */
+  private final Set<String> failed = ConcurrentHashMap.newKeySet();
+  private volatile List<LocatedBlock> blocks;
+
+  /**
+   * @param in the erasure-coded file's HDFS stream
+   * @param fallback positional reads of {@code in} (as the readers count them)
+   * @param fellBack counts reads left to {@code fallback} after a direct read was tried or ruled out
+   */
+  InternalBlockReads(DFSInputStream in, PositionedReadable fallback, StripeLayout layout, int k, int cellSize,
+      boolean viaHostname, AtomicLong fellBack) {
+    if (layout.subblockSize() != cellSize) {
+      throw new IllegalArgumentException("an erasure-coded file's subblock must be its cell: cell " + cellSize
+          + ", subblock " + layout.subblockSize());
+    }
+    this.in = in;
+    this.fallback = fallback;
+    this.layout = layout;
+    this.k = k;
+    this.cellSize = cellSize;
+    this.viaHostname = viaHostname;
+    this.fellBack = fellBack;
+  }
+
+  /** Whether this JVM's Hadoop lets pieces be read directly (so a piece may span rows of cells). */
+  static boolean available() {
+    return GET_BLOCK_READER != null;
+  }
+
+  /**
+   * Reads data piece {@code i} of rows {@code j0, j0 + 1, ...} of block group {@code s}
+   * into {@code b}: {@code n} bytes, row {@code j0 + c} at {@code c * cellSize}. Every
+   * row but the last is a whole cell (the piece is one range of its internal block).
+   */
+  void read(long s, int j0, int i, byte[] b, int n) throws IOException {
+    if (GET_BLOCK_READER != null) {
+      LocatedBlock internal = internalBlock(s, i);
+      if (internal != null) {
+        DatanodeInfo dn = HadoopCompat.locations(internal)[0];
+        String addr = dn.getXferAddr(viaHostname);
+        if (!failed.contains(addr)) {
+          try {
+            readDirect(internal, dn, addr, (long) j0 * cellSize, b, n);
+            return;
+          } catch (IOException e) {
+            failed.add(addr);
+            blocks = null; // locations or tokens may have changed: HDFS's reads refetch them
+            PoCacheFileSystem.warnOnce("A read of an erasure-coded file's internal block failed; such reads"
+                + " go through HDFS's striped stream, cell by cell, for the rest of the stream", e);
+          }
+        }
+      }
+    }
+    fellBack.incrementAndGet();
+    for (int c = 0, at = 0; at < n; c++, at += cellSize) {
+      int len = Math.min(cellSize, n - at);
+      fallback.readFully(layout.fileOffset(s, j0 + c, i, 0), b, at, len);
+    }
+  }
+
+  private void readDirect(LocatedBlock internal, DatanodeInfo dn, String addr, long offset, byte[] b, int n)
+      throws IOException {
+    StorageType[] types = internal.getStorageTypes();
+    StorageType type = types != null && types.length > 0 ? types[0] : StorageType.DEFAULT;
+    BlockReader r;
+    try {
+      r = (BlockReader) GET_BLOCK_READER.invoke(in, internal, offset, (long) n, NetUtils.createSocketAddr(addr),
+          type, dn);
+    } catch (InvocationTargetException e) {
+      Throwable t = e.getCause();
+      if (t instanceof IOException) {
+        throw (IOException) t;
+      }
+      throw new IOException("HDFS's block reader for " + internal.getBlock() + " failed", t);
+    } catch (IllegalAccessException | RuntimeException e) {
+      throw new IOException("HDFS's block reader for " + internal.getBlock() + " could not be made", e);
+    }
+    try {
+      int done = 0;
+      while (done < n) {
+        int got = r.read(b, done, n - done);
+        if (got < 0) {
+          throw new EOFException(internal.getBlock() + " on " + addr + " ended after " + done + " of " + n
+              + " bytes from offset " + offset);
+        }
+        done += got;
+      }
+    } finally {
+      r.close(); // read to its end, so its connection goes back to the client's peer cache
+    }
+  }
+
+  /** Internal block {@code i} of block group {@code s}, with its one location, or null if HDFS lists none. */
+  private LocatedBlock internalBlock(long s, int i) throws IOException {
+    List<LocatedBlock> all = blocks;
+    if (all == null) {
+      all = in.getAllBlocks();
+      blocks = all;
+    }
+    if (s >= all.size() || !(all.get((int) s) instanceof LocatedStripedBlock)) {
+      return null;
+    }
+    LocatedStripedBlock group = (LocatedStripedBlock) all.get((int) s);
+    byte[] indices = group.getBlockIndices();
+    DatanodeInfo[] where = HadoopCompat.locations(group);
+    for (int p = 0; p < indices.length && p < where.length; p++) {
+      if (indices[p] == i) {
+        LocatedBlock internal = StripedBlockUtil.constructInternalBlock(group, p, cellSize, k, i);
+        DatanodeInfo[] at = HadoopCompat.locations(internal);
+        return at != null && at.length > 0 ? internal : null;
+      }
+    }
+    return null;
+  }
+
+  private static Method blockReaderMethod() {
+    try {
+      Method m = DFSInputStream.class.getDeclaredMethod("getBlockReader", LocatedBlock.class, long.class, long.class,
+          InetSocketAddress.class, StorageType.class, DatanodeInfo.class);
+      if (!BlockReader.class.isAssignableFrom(m.getReturnType())) {
+        throw new NoSuchMethodException("DFSInputStream.getBlockReader returns " + m.getReturnType().getName());
+      }
+      m.setAccessible(true);
+      return m;
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      PoCacheFileSystem.warnOnce("This Hadoop's DFSInputStream cannot read an internal block's range; erasure-coded"
+          + " files' pieces are read by HDFS's striped stream, cell by cell", e);
+      return null;
+    }
+  }
+}
