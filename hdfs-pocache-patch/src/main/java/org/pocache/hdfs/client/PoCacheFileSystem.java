@@ -251,6 +251,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return pocacheEnabled;
   }
 
+  /**
+   * Reads of an erasure-coded file's data pieces that went through HDFS's striped stream,
+   * cell by cell, instead of straight to their internal blocks (a DataNode that failed a
+   * direct read, an internal block without a location, a Hadoop without the method).
+   */
+  public long stripedStreamReads() {
+    return cellFallbacks.get();
+  }
+
   /** Opens that fell back to plain HDFS because of a cache-side problem. */
   public long fallbacks() {
     ManagerClient m = manager;

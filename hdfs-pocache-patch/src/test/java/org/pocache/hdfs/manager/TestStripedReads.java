@@ -1,0 +1,145 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.hdfs.client.PoCacheFileSystem;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.testkit.DataPattern;
+import org.pocache.testkit.hdfs.DataNodeReadMetrics;
+
+/**
+ * Proactive reads of an erasure-coded file read each data piece from its internal
+ * block, asking the DataNode for that range only (a run of rows of cells is one
+ * request), and leave a piece to HDFS's striped stream when that fails.
+ */
+public class TestStripedReads {
+  private static final String POLICY = "RS-3-2-64k";
+  /** Two block groups of RS-3-2 with 256 KiB internal blocks: 4 rows of 64 KiB cells each. */
+  private static final long LENGTH = 2 * 3 * ManagerCluster.BLOCK;
+
+  /**
+   * With 4 substripes in flight, a whole-file read asks each data internal block once:
+   * 2 groups x 3 requests, and the DataNodes send the file's bytes and their checksums,
+   * nothing more. HDFS's positional read of one cell would have asked for the rest of
+   * the internal block each time (24 requests, and bytes sent past what was read).
+   */
+  @Test
+  public void piecesAreReadFromTheirInternalBlocksOneRequestPerRun() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped/runs", 81);
+      try (PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_INFLIGHT_KEY, "4")) {
+        DataNodeReadMetrics.Snapshot[] before = snapshots(c);
+        byte[] buf = new byte[(int) LENGTH];
+        try (FSDataInputStream in = fs.open(p)) {
+          in.readFully(0, buf);
+        }
+        assertEquals(-1, DataPattern.firstMismatch(81, 0, buf, 0, buf.length));
+        // DataXceiver counts a read once the client acknowledged it: wait for all the bytes.
+        GenericTestUtils.waitFor(() -> served(c, before)[0] >= LENGTH, 20, 10_000);
+        long[] served = served(c, before);
+        assertEquals("block read requests (" + served[0] + " bytes)", 6, served[1]);
+        assertTrue("the DataNodes sent more than the file and its checksums: " + served[0] + " bytes",
+            served[0] <= LENGTH + LENGTH / 512 * 4);
+        assertEquals(8, fs.readSubstripes());
+        assertEquals(0, fs.stripedStreamReads());
+        assertEquals(1, fs.proactiveOpens());
+      }
+    }
+  }
+
+  /**
+   * A DataNode that is down fails its direct read; the piece is read through HDFS's
+   * striped stream instead (which decodes it from the file's parity blocks), counted,
+   * and the bytes are the file's.
+   */
+  @Test
+  public void aDeadDataNodesPiecesGoThroughHdfsStripedStream() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped/dead", 82);
+      List<int[]> groups = c.hdfs.dataNodesOfBlockGroups(p);
+      int dead = groups.get(0)[0];
+      assertTrue("internal block 0 has no location", dead >= 0);
+      c.hdfs.cluster().stopDataNode(dead);
+      try (PoCacheFileSystem fs = c.pocacheClient()) {
+        byte[] buf = new byte[(int) LENGTH];
+        try (FSDataInputStream in = fs.open(p)) {
+          in.readFully(0, buf);
+        }
+        assertEquals(-1, DataPattern.firstMismatch(82, 0, buf, 0, buf.length));
+        assertEquals(1, fs.proactiveOpens());
+        assertTrue("no piece went through HDFS's striped stream", fs.stripedStreamReads() >= 1);
+      }
+    }
+  }
+
+  private static Path writeCached(ManagerCluster c, String name, long seed) throws Exception {
+    GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+    c.hdfs.enableErasureCodingPolicy(POLICY);
+    Path dir = new Path(name).getParent();
+    c.hdfs.fs().mkdirs(dir);
+    c.hdfs.fs().setErasureCodingPolicy(dir, POLICY);
+    Path p = new Path(name);
+    try (PoCacheFileSystem fs = c.pocacheClient()) {
+      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+        byte[] chunk = new byte[10_007];
+        for (long pos = 0; pos < LENGTH; ) {
+          int n = (int) Math.min(chunk.length, LENGTH - pos);
+          DataPattern.fill(seed, pos, chunk, 0, n);
+          out.write(chunk, 0, n);
+          pos += n;
+        }
+      }
+      assertEquals(1, fs.cachedWrites());
+    }
+    try (ManagerClient m = c.client()) {
+      ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
+      assertTrue(p + " not cached", d != null && d.getLayout() == ParityDescriptor.Layout.STRIPED);
+      assertEquals(4, d.getSubstripesPerStripe());
+    }
+    return p;
+  }
+
+  private static DataNodeReadMetrics.Snapshot[] snapshots(ManagerCluster c) {
+    DataNodeReadMetrics.Snapshot[] s = new DataNodeReadMetrics.Snapshot[c.hdfs.dataNodeCount()];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = c.hdfs.readMetrics(i);
+    }
+    return s;
+  }
+
+  /** What all DataNodes served since {@code before}: bytes (checksums included) and block read requests. */
+  private static long[] served(ManagerCluster c, DataNodeReadMetrics.Snapshot[] before) {
+    long[] sum = new long[2];
+    for (int i = 0; i < before.length; i++) {
+      DataNodeReadMetrics.Snapshot d = c.hdfs.readMetrics(i).minus(before[i]);
+      sum[0] += d.bytesRead;
+      sum[1] += d.readBlockOps;
+    }
+    return sum;
+  }
+}
