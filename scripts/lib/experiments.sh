@@ -55,6 +55,13 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       (default 2) of k blocks of B MiB (default 8) are written and cached, and each mode
       reads each file R times (default 5) without and with DataNode 1 at 1/F; JSON and
       figure in docs/results/experiments/expN-mp.json (see docs/cluster.md)
+  exp5 --cluster multiproc [--clients 4,8,12] [--files F] [--reads R] [--block-mib B]
+      [--cache-blocks C] [--factor F] [--datanodes N] [--json F] [--plot F.png]
+      Experiment 5 on this cluster (restarted with dfs.pocache.code.k = 4 and a cache of C
+      blocks, default 40): F four-block files (default 100) of B MiB blocks (default 1),
+      contiguous and RS-4-2, DataNode 1 at 1/F; for each client count, that many client
+      JVMs read R Zipf-0.9 files each (default 50), as Vanilla and as POCache, at once;
+      mean and p95 per row in docs/results/experiments/exp5-mp.json
   plot [--out F.png] [JSON...]
       draws the job experiments' JSON (default: target/cluster/results/mapreduce.json and
       spark.json, whichever exist) as one bar chart of POCache / stock HDFS job times
@@ -639,6 +646,59 @@ ex_single_client_mp() { # exp1|exp2, options
     --command "scripts/pocache experiment $id --cluster multiproc --k $ks" "$work"/k*.json
 }
 
+# Experiment 5 on the multi-process cluster: the cluster runs with dfs.pocache.code.k = 4 and
+# a cache of --cache-blocks blocks (restarted when it does not); MultiProcessClients writes the
+# files, shapes DataNode 1 to 1/factor, and runs every client count and mode as client JVMs.
+ex_multi_client_mp() { # options
+  local clients=4,8,12 files=100 reads=50 block=1 factor=10 cacheblocks=40 datanodes=14 json="" plot=""
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --cluster) [[ $2 == multiproc ]] || die "experiment exp5: --cluster must be multiproc here, got '$2'"; shift 2 ;;
+      --clients) clients=$2; shift 2 ;;
+      --files) files=$2; shift 2 ;;
+      --reads) reads=$2; shift 2 ;;
+      --block-mib) block=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --cache-blocks) cacheblocks=$2; shift 2 ;;
+      --datanodes) datanodes=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      --plot) plot=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment exp5 --cluster multiproc: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$clients" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "experiment exp5: --clients must be a list like 4,8,12, got '$clients'"
+  local v
+  for v in "$block" "$cacheblocks" "$datanodes"; do
+    [[ "$v" =~ ^[0-9]+$ && $v -ge 1 ]] || die "experiment exp5: --block-mib, --cache-blocks and --datanodes must be whole numbers >= 1, got '$v'"
+  done
+  ((datanodes >= 6)) || die "experiment exp5: the striped rows (RS-4-2) need 6 DataNodes, --datanodes is $datanodes"
+  local have
+  have=$(ls -d "$CLUSTER_DIR"/dn[0-9]*/data 2>/dev/null | wc -l)
+  ((have > datanodes)) && datanodes=$have
+  local capacity=$((cacheblocks * block * 1048576))
+  if ! cl_alive namenode || [[ $(cl_get code_k) != 4 || $(cl_get datanodes) -lt $datanodes \
+      || $(cl_get pocache) != on ]] \
+      || ! grep -q "<name>dfs.pocache.cache.capacity.bytes</name><value>$capacity</value>" "$CL_CONF/hdfs-site.xml"; then
+    say "experiment exp5: (re)starting the cluster with $datanodes DataNodes, dfs.pocache.code.k = 4 and a cache of $cacheblocks blocks"
+    cl_alive namenode && cl_down
+    cl_up --datanodes "$datanodes" --set dfs.pocache.code.k=4 --set "dfs.pocache.cache.capacity.bytes=$capacity"
+  fi
+  cl_straggler off >/dev/null
+  json=${json:-$POCACHE_HOME/docs/results/experiments/exp5-mp.json}
+  plot=${plot:-${json%.json}.png}
+  # DataPattern (testkit) checks the clients' bytes; everything else is the installed cluster's.
+  local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes:$POCACHE_HOME/testkit/target/classes"
+  "$JAVA" -Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED -Dhadoop.root.logger=WARN,console \
+    -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" -cp "$cp" org.pocache.experiments.paper.MultiProcessClients \
+    --clients "$clients" --files "$files" --reads "$reads" --block-mib "$block" --factor "$factor" \
+    --dir /ex/exp5 --straggler-host "$CL_NET.1.2" \
+    --straggler-on "'$POCACHE_HOME/scripts/pocache' cluster straggler on 1 --factor $factor >/dev/null" \
+    --straggler-off "'$POCACHE_HOME/scripts/pocache' cluster straggler off >/dev/null" \
+    --json "$json" --plot "$plot" \
+    --command "scripts/pocache experiment exp5 --cluster multiproc --clients $clients --files $files --reads $reads" \
+    || { cl_straggler off >/dev/null; die "experiment exp5: the multi-process run failed"; }
+}
+
 cmd_experiment() {
   local name=${1:-}
   [[ $# -gt 0 ]] && shift
@@ -649,10 +709,14 @@ cmd_experiment() {
     spark) ex_spark "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
-    exp1|exp2)
+    exp1|exp2|exp5)
       if [[ " $* " == *" --cluster multiproc "* ]]; then
         stale && build
-        ex_single_client_mp "$name" "$@"
+        if [[ $name == exp5 ]]; then
+          ex_multi_client_mp "$@"
+        else
+          ex_single_client_mp "$name" "$@"
+        fi
         return
       fi
       check_maven; check_native_deps

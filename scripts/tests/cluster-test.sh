@@ -133,6 +133,19 @@ for e in exp2 exp1; do
     fail "experiment $e --cluster multiproc: $(tail -20 "$tmp/$e.log")"
   fi
 done
+# Experiment 5 at a tiny size: 2 client JVMs per row (the cluster restarted with 6 DataNodes for
+# RS-4-2 and a cache of 4 blocks); every client checks every byte it reads.
+if "$POCACHE" experiment exp5 --cluster multiproc --clients 2 --files 6 --reads 3 --cache-blocks 4 --datanodes 6 \
+    --json "$tmp/exp5-mp.json" >"$tmp/exp5.log" 2>&1; then
+  rows=$(python3 -c 'import json, sys; print(" ".join("%s/%d/%d" % (r["mode"].replace(" ", "-"), r["clients"],
+    sum(len(c) for c in r["latencies_ms_per_client"])) for r in json.load(open(sys.argv[1]))["rows"]))' \
+    "$tmp/exp5-mp.json" 2>&1)
+  want="Vanilla/2/6 POCache/2/6 Vanilla-(striped)/2/6 POCache-(striped)/2/6"
+  [[ "$rows" == "$want" && -s "$tmp/exp5-mp.png" ]] && ok "experiment exp5 --cluster multiproc: $rows" \
+    || fail "experiment exp5 --cluster multiproc: rows '$rows', want '$want'"
+else
+  fail "experiment exp5 --cluster multiproc: $(tail -20 "$tmp/exp5.log")"
+fi
 status=$("$POCACHE" cluster status 2>&1)
 [[ "$status" == *"namenode"* && "$status" != *"DEAD"* ]] && ok "cluster status" || fail "status: $status"
 

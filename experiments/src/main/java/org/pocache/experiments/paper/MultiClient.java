@@ -115,6 +115,17 @@ final class MultiClient {
     } finally {
       org.pocache.testkit.TestDirs.deleteRecursively(work);
     }
+    summarize(o, clients, modes, mean, p95, plot, "Exp 5");
+    return o;
+  }
+
+  /**
+   * Exp 5's headlines beside the paper's and its two figures (mean, p95), from the mean
+   * and p95 of each mode (Vanilla, POCache, and both striped, in that order) at each
+   * client count; shared by the in-process and the multi-process run.
+   */
+  static void summarize(Outcome o, int[] clients, String[] modes, double[][] mean, double[][] p95, File plot,
+      String chart) throws IOException {
     double[] cm = new double[clients.length];
     double[] cp = new double[clients.length];
     double[] sm = new double[clients.length];
@@ -138,15 +149,14 @@ final class MultiClient {
     for (int n : clients) {
       groups.add(n + " clients");
     }
-    Charts.bars(plot, "Exp 5: multi-client reads, mean latency", "mean latency (ms)", groups, Arrays.asList(modes),
+    Charts.bars(plot, chart + ": multi-client reads, mean latency", "mean latency (ms)", groups, Arrays.asList(modes),
         mean, null);
-    Charts.bars(SkewedReads.sibling(plot, "-p95"), "Exp 5: multi-client reads, p95 latency", "p95 latency (ms)",
+    Charts.bars(SkewedReads.sibling(plot, "-p95"), chart + ": multi-client reads, p95 latency", "p95 latency (ms)",
         groups, Arrays.asList(modes), p95, null);
-    return o;
   }
 
   /** Starts {@code n} client JVMs, lets them read at once, and returns each one's latencies. */
-  private static List<double[]> run(File work, File conf, Workloads.FileSet set, boolean pocache, int n, int reads,
+  static List<double[]> run(File work, File conf, Workloads.FileSet set, boolean pocache, int n, int reads,
       Workloads.Plan plan, long seed) throws IOException {
     File go = new File(work, "go-" + seed);
     List<Process> procs = new ArrayList<>();

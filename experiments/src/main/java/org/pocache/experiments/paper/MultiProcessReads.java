@@ -592,7 +592,7 @@ public final class MultiProcessReads {
   }
 
   /** Runs a shell command (the straggler's switch), failing the run when it fails. */
-  private static void run(String command, PrintStream out) throws IOException {
+  static void run(String command, PrintStream out) throws IOException {
     if (command == null || command.isEmpty()) {
       throw new IOException("no --straggler-on/--straggler-off command given");
     }
