@@ -42,6 +42,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.pocache.experiments.LatencyStats;
@@ -98,7 +99,7 @@ public final class MultiProcessClients {
 
   static Outcome run(int[] clients, int files, int reads, long block, double factor, Path dir, String stragglerHost,
       String stragglerOn, String stragglerOff, File plot, PrintStream out) throws IOException {
-    Configuration conf = new Configuration();
+    Configuration conf = new HdfsConfiguration(); // hdfs-site.xml too: the cache's capacity is there
     conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     long capacity = conf.getLong("dfs.pocache.cache.capacity.bytes", 0);
@@ -140,7 +141,7 @@ public final class MultiProcessClients {
         o.config("straggler_listed_before_reads", listed);
         File confFile = new File(work, "cluster.xml");
         try (OutputStream os = new FileOutputStream(confFile)) {
-          new Configuration().writeXml(os);
+          new HdfsConfiguration().writeXml(os);
         }
         for (int n = 0; n < clients.length; n++) {
           for (int mi = 0; mi < modes.length; mi++) {
