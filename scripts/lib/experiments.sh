@@ -694,6 +694,7 @@ ex_multi_client_mp() { # options
     --dir /ex/exp5 --straggler-host "$CL_NET.1.2" \
     --straggler-on "'$POCACHE_HOME/scripts/pocache' cluster straggler on 1 --factor $factor >/dev/null" \
     --straggler-off "'$POCACHE_HOME/scripts/pocache' cluster straggler off >/dev/null" \
+    --straggler-sent "ip netns exec pocache-dn1 tc -s qdisc show dev pcdn1g | awk '/Sent/ {print \$2; exit}'" \
     --json "$json" --plot "$plot" \
     --command "scripts/pocache experiment exp5 --cluster multiproc --clients $clients --files $files --reads $reads" \
     || { cl_straggler off >/dev/null; die "experiment exp5: the multi-process run failed"; }

@@ -47,6 +47,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.pocache.experiments.LatencyStats;
 import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ManagerReport;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 
@@ -62,7 +63,8 @@ import org.pocache.testkit.DataPattern;
  *
  * <pre>
  *   MultiProcessClients --clients 4,8,12 --files 100 --reads 50 --block-mib 1 --dir /ex/exp5
- *       --straggler-host 10.77.1.2 --straggler-on CMD --straggler-off CMD --json F --plot F.png
+ *       --straggler-host 10.77.1.2 --straggler-on CMD --straggler-off CMD [--straggler-sent CMD]
+ *       --json F --plot F.png
  * </pre>
  */
 public final class MultiProcessClients {
@@ -88,7 +90,7 @@ public final class MultiProcessClients {
     long t0 = System.nanoTime();
     Outcome out = run(clients, files, reads, block, factor, new Path(required(o, "dir")),
         required(o, "straggler-host"), required(o, "straggler-on"), required(o, "straggler-off"),
-        new File(required(o, "plot")), System.out);
+        o.get("straggler-sent"), new File(required(o, "plot")), System.out);
     out.put("command", o.getOrDefault("command", ""));
     out.put("seconds", (System.nanoTime() - t0) / 1e9);
     out.put("plot", new File(required(o, "plot")).getName());
@@ -98,7 +100,7 @@ public final class MultiProcessClients {
   }
 
   static Outcome run(int[] clients, int files, int reads, long block, double factor, Path dir, String stragglerHost,
-      String stragglerOn, String stragglerOff, File plot, PrintStream out) throws IOException {
+      String stragglerOn, String stragglerOff, String stragglerSent, File plot, PrintStream out) throws IOException {
     Configuration conf = new HdfsConfiguration(); // hdfs-site.xml too: the cache's capacity is there
     conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
@@ -147,8 +149,12 @@ public final class MultiProcessClients {
           for (int mi = 0; mi < modes.length; mi++) {
             boolean pocache = modes[mi].startsWith("POCache");
             Workloads.FileSet set = modes[mi].endsWith("(striped)") ? ec : r1;
+            ManagerReport before = m.getReport();
+            long sentBefore = sent(stragglerSent);
             List<double[]> perClient = MultiClient.run(work, confFile, set, pocache, clients[n], reads, plan,
                 mi * 1000 + n);
+            long sentMib = stragglerSent == null ? -1 : (sent(stragglerSent) - sentBefore) >> 20;
+            ManagerReport after = m.getReport();
             List<Double> all = new ArrayList<>();
             for (double[] ms : perClient) {
               for (double v : ms) {
@@ -158,13 +164,24 @@ public final class MultiProcessClients {
             LatencyStats stats = new LatencyStats(all.stream().mapToDouble(Double::doubleValue).toArray());
             mean[mi][n] = stats.mean();
             p95[mi][n] = stats.percentile(95);
-            out.printf(Locale.ROOT, "  %2d clients  %-18s %4d reads  mean %7.1f ms  p95 %7.1f ms%n", clients[n],
-                modes[mi], all.size(), mean[mi][n], p95[mi][n]);
+            out.printf(Locale.ROOT, "  %2d clients  %-18s %4d reads  mean %7.1f ms  p95 %7.1f ms  (straggler sent %d"
+                + " MiB; Manager: %d hits, %d misses, %d admissions, %d prefetches)%n", clients[n], modes[mi],
+                all.size(), mean[mi][n], p95[mi][n], sentMib, after.getHits() - before.getHits(),
+                after.getMisses() - before.getMisses(), after.getAdmissions() - before.getAdmissions(),
+                after.getPrefetches() - before.getPrefetches());
             Map<String, Object> row = o.row();
             row.put("clients", clients[n]);
             row.put("mode", modes[mi]);
             row.put("mean_ms", mean[mi][n]);
             row.put("p95_ms", p95[mi][n]);
+            // What the row cost the straggler's link, and what the Manager did meanwhile.
+            row.put("straggler_sent_mib", sentMib);
+            row.put("manager_hits", after.getHits() - before.getHits());
+            row.put("manager_misses", after.getMisses() - before.getMisses());
+            row.put("manager_straggler_hits", after.getStragglerHits() - before.getStragglerHits());
+            row.put("manager_admissions", after.getAdmissions() - before.getAdmissions());
+            row.put("manager_prefetches", after.getPrefetches() - before.getPrefetches());
+            row.put("manager_evictions", after.getEvictions() - before.getEvictions());
             if (pocache) {
               row.put("cached_files_after", cachedUnder(m, set.name));
               evict(m, dir);
@@ -284,6 +301,40 @@ public final class MultiProcessClients {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** The bytes the straggler's link has sent, as {@code command} prints them; -1 without a command. */
+  private static long sent(String command) throws IOException {
+    if (command == null) {
+      return -1;
+    }
+    Process p = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
+    String text;
+    try (java.io.InputStream in = p.getInputStream()) {
+      text = new String(readAll(in), java.nio.charset.StandardCharsets.US_ASCII).trim();
+    }
+    try {
+      if (p.waitFor() != 0) {
+        throw new IOException("'" + command + "' exited with " + p.exitValue() + ": " + text);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new IOException("'" + command + "' printed '" + text + "', not a byte count");
+    }
+  }
+
+  private static byte[] readAll(java.io.InputStream in) throws IOException {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    byte[] buf = new byte[4096];
+    for (int n; (n = in.read(buf)) > 0; ) {
+      b.write(buf, 0, n);
+    }
+    return b.toByteArray();
   }
 
   private static int cachedUnder(ManagerClient m, String dir) throws IOException {
