@@ -207,7 +207,7 @@ public final class MultiProcessClients {
       long seedBase) throws IOException {
     fs.mkdirs(dir);
     if (policy != null) {
-      fs.enableErasureCodingPolicy(policy);
+      MultiProcessReads.enablePolicy(fs, policy); // RS-4-2 is not among HDFS's built-in policies: added
       fs.setErasureCodingPolicy(dir, policy);
     }
     Workloads.FileSet set = new Workloads.FileSet(dir.toUri().getPath());

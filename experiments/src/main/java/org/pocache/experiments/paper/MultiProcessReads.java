@@ -406,7 +406,7 @@ public final class MultiProcessReads {
     }
   }
 
-  private static ErasureCodingPolicy enablePolicy(DistributedFileSystem fs, String name) throws IOException {
+  static ErasureCodingPolicy enablePolicy(DistributedFileSystem fs, String name) throws IOException {
     ErasureCodingPolicy policy = findPolicy(fs, name);
     if (policy == null) {
       java.util.regex.Matcher m = java.util.regex.Pattern.compile("RS-(\\d+)-(\\d+)-(\\d+)k").matcher(name);

@@ -60,7 +60,7 @@ import org.pocache.hdfs.compat.HadoopCompat;
  * once at WARN.
  */
 final class InternalBlockReads {
-  /** {@code DFSInputStream.getBlockReader} (protected, the same shape in Hadoop 3.1 to 3.4); null if unusable. */
+  /** {@code DFSInputStream.getBlockReader} (protected, the same shape in Hadoop 3.1 to 3.5); null if unusable. */
   private static final Method GET_BLOCK_READER = blockReaderMethod();
 
   private final DFSInputStream in;
