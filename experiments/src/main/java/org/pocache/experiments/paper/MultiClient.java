@@ -88,24 +88,10 @@ final class MultiClient {
         for (int m = 0; m < modes.length; m++) {
           boolean pocache = modes[m].startsWith("POCache");
           Workloads.FileSet set = modes[m].endsWith("(striped)") ? ec : r1;
-          List<Double> all = new ArrayList<>();
           List<double[]> perClient = run(work, conf, set, pocache, clients[n], readsPerClient, plan, m * 1000 + n);
-          for (double[] ms : perClient) {
-            for (double v : ms) {
-              all.add(v);
-            }
-          }
-          LatencyStats stats = new LatencyStats(all.stream().mapToDouble(Double::doubleValue).toArray());
-          mean[m][n] = stats.mean();
-          p95[m][n] = stats.percentile(95);
+          record(o, clients[n], modes[m], perClient, mean, p95, m, n);
           out.printf(Locale.ROOT, "  %2d clients  %-18s %4d reads  mean %7.1f ms  p95 %7.1f ms%n", clients[n],
-              modes[m], all.size(), mean[m][n], p95[m][n]);
-          Map<String, Object> row = o.row();
-          row.put("clients", clients[n]);
-          row.put("mode", modes[m]);
-          row.put("mean_ms", mean[m][n]);
-          row.put("p95_ms", p95[m][n]);
-          row.put("latencies_ms_per_client", perClient);
+              modes[m], perClient.stream().mapToInt(a -> a.length).sum(), mean[m][n], p95[m][n]);
           if (pocache) {
             Workloads.evictAll(c, set.name);
           }
@@ -117,6 +103,25 @@ final class MultiClient {
     }
     summarize(o, clients, modes, mean, p95, plot, "Exp 5");
     return o;
+  }
+
+  /**
+   * One row of Exp 5: the clients' latencies pooled into {@code mean[mi][n]} and
+   * {@code p95[mi][n]}, and the row (clients, mode, mean, p95, every client's latencies)
+   * added to {@code o}; returned for what a run adds to it.
+   */
+  static Map<String, Object> record(Outcome o, int clients, String mode, List<double[]> perClient,
+      double[][] mean, double[][] p95, int mi, int n) {
+    LatencyStats stats = new LatencyStats(perClient.stream().flatMapToDouble(java.util.Arrays::stream).toArray());
+    mean[mi][n] = stats.mean();
+    p95[mi][n] = stats.percentile(95);
+    Map<String, Object> row = o.row();
+    row.put("clients", clients);
+    row.put("mode", mode);
+    row.put("mean_ms", mean[mi][n]);
+    row.put("p95_ms", p95[mi][n]);
+    row.put("latencies_ms_per_client", perClient);
+    return row;
   }
 
   /**

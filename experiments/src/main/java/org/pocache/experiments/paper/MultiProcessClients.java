@@ -23,6 +23,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +46,8 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
-import org.pocache.experiments.LatencyStats;
+import org.pocache.experiments.Options;
+import org.pocache.experiments.UsageException;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ManagerReport;
 import org.pocache.manager.protocol.ParityDescriptor;
@@ -75,28 +77,42 @@ public final class MultiProcessClients {
   }
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> o = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        fail("options are --name value pairs, got '" + args[i] + "'");
+    int[] clients;
+    int files;
+    int reads;
+    long block;
+    double factor;
+    Options o;
+    try {
+      o = Options.parse(args, Arrays.asList("clients", "files", "reads", "block-mib", "factor", "dir",
+          "straggler-host", "straggler-on", "straggler-off", "straggler-sent", "json", "plot", "command"),
+          Collections.emptyList());
+      for (String name : Arrays.asList("dir", "straggler-host", "straggler-on", "straggler-off", "json", "plot")) {
+        if (!o.has(name)) {
+          throw new UsageException("--" + name + " is required");
+        }
       }
-      o.put(args[i].substring(2), args[++i]);
+      clients = counts(o.string("clients", "4,8,12"));
+      files = o.intValue("files", 100, 1, 100_000);
+      reads = o.intValue("reads", 50, 1, 100_000);
+      block = (long) o.intValue("block-mib", 1, 1, 1024) << 20;
+      factor = o.doubleValue("factor", 10, 1);
+    } catch (UsageException e) {
+      System.err.println("MultiProcessClients: " + e.getMessage());
+      System.exit(2);
+      return;
     }
-    int[] clients = counts(o.getOrDefault("clients", "4,8,12"));
-    int files = whole(o, "files", "100", 1);
-    int reads = whole(o, "reads", "50", 1);
-    long block = (long) whole(o, "block-mib", "1", 1) << 20;
-    double factor = positive(o, "factor", "10");
     long t0 = System.nanoTime();
-    Outcome out = run(clients, files, reads, block, factor, new Path(required(o, "dir")),
-        required(o, "straggler-host"), required(o, "straggler-on"), required(o, "straggler-off"),
-        o.get("straggler-sent"), new File(required(o, "plot")), System.out);
-    out.put("command", o.getOrDefault("command", ""));
+    File plot = new File(o.string("plot", null));
+    Outcome out = run(clients, files, reads, block, factor, new Path(o.string("dir", null)),
+        o.string("straggler-host", null), o.string("straggler-on", null), o.string("straggler-off", null),
+        o.string("straggler-sent", null), plot, System.out);
+    out.put("command", o.string("command", ""));
     out.put("seconds", (System.nanoTime() - t0) / 1e9);
-    out.put("plot", new File(required(o, "plot")).getName());
-    File json = new File(required(o, "json"));
+    out.put("plot", plot.getName());
+    File json = new File(o.string("json", null));
     out.write(json);
-    System.out.println("wrote " + json + " and " + o.get("plot"));
+    System.out.println("wrote " + json + " and " + plot);
   }
 
   static Outcome run(int[] clients, int files, int reads, long block, double factor, Path dir, String stragglerHost,
@@ -155,25 +171,12 @@ public final class MultiProcessClients {
                 mi * 1000 + n);
             long sentMib = stragglerSent == null ? -1 : (sent(stragglerSent) - sentBefore) >> 20;
             ManagerReport after = m.getReport();
-            List<Double> all = new ArrayList<>();
-            for (double[] ms : perClient) {
-              for (double v : ms) {
-                all.add(v);
-              }
-            }
-            LatencyStats stats = new LatencyStats(all.stream().mapToDouble(Double::doubleValue).toArray());
-            mean[mi][n] = stats.mean();
-            p95[mi][n] = stats.percentile(95);
+            Map<String, Object> row = MultiClient.record(o, clients[n], modes[mi], perClient, mean, p95, mi, n);
             out.printf(Locale.ROOT, "  %2d clients  %-18s %4d reads  mean %7.1f ms  p95 %7.1f ms  (straggler sent %d"
                 + " MiB; Manager: %d hits, %d misses, %d admissions, %d prefetches)%n", clients[n], modes[mi],
-                all.size(), mean[mi][n], p95[mi][n], sentMib, after.getHits() - before.getHits(),
-                after.getMisses() - before.getMisses(), after.getAdmissions() - before.getAdmissions(),
-                after.getPrefetches() - before.getPrefetches());
-            Map<String, Object> row = o.row();
-            row.put("clients", clients[n]);
-            row.put("mode", modes[mi]);
-            row.put("mean_ms", mean[mi][n]);
-            row.put("p95_ms", p95[mi][n]);
+                perClient.stream().mapToInt(a -> a.length).sum(), mean[mi][n], p95[mi][n], sentMib,
+                after.getHits() - before.getHits(), after.getMisses() - before.getMisses(),
+                after.getAdmissions() - before.getAdmissions(), after.getPrefetches() - before.getPrefetches());
             // What the row cost the straggler's link, and what the Manager did meanwhile.
             row.put("straggler_sent_mib", sentMib);
             row.put("manager_hits", after.getHits() - before.getHits());
@@ -186,7 +189,6 @@ public final class MultiProcessClients {
               row.put("cached_files_after", cachedUnder(m, set.name));
               evict(m, dir);
             }
-            row.put("latencies_ms_per_client", perClient);
           }
         }
       } finally {
@@ -347,7 +349,7 @@ public final class MultiProcessClients {
     }
   }
 
-  private static int[] counts(String v) {
+  private static int[] counts(String v) throws UsageException {
     String[] parts = v.split(",");
     int[] out = new int[parts.length];
     for (int i = 0; i < parts.length; i++) {
@@ -357,50 +359,9 @@ public final class MultiProcessClients {
         out[i] = 0;
       }
       if (out[i] < 1) {
-        fail("--clients must be client counts >= 1 separated by commas, got '" + v + "'");
+        throw new UsageException("--clients must be client counts >= 1 separated by commas, got '" + v + "'");
       }
     }
     return out;
-  }
-
-  private static int whole(Map<String, String> o, String key, String dflt, int min) {
-    String v = o.getOrDefault(key, dflt);
-    try {
-      int n = Integer.parseInt(v);
-      if (n >= min) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // named below
-    }
-    fail("--" + key + " must be a whole number >= " + min + ", got '" + v + "'");
-    return 0;
-  }
-
-  private static double positive(Map<String, String> o, String key, String dflt) {
-    String v = o.getOrDefault(key, dflt);
-    try {
-      double d = Double.parseDouble(v);
-      if (d > 0 && Double.isFinite(d)) {
-        return d;
-      }
-    } catch (NumberFormatException e) {
-      // named below
-    }
-    fail("--" + key + " must be a number > 0, got '" + v + "'");
-    return 0;
-  }
-
-  private static String required(Map<String, String> o, String key) {
-    String v = o.get(key);
-    if (v == null) {
-      fail("--" + key + " is required");
-    }
-    return v;
-  }
-
-  private static void fail(String message) {
-    System.err.println("MultiProcessClients: " + message);
-    System.exit(2);
   }
 }

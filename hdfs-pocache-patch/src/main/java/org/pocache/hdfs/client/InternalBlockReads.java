@@ -74,6 +74,8 @@ final class InternalBlockReads {
   /** DataNodes (transfer addresses) a direct read failed on: left to HDFS for this stream. */
   private final Set<String> failed = ConcurrentHashMap.newKeySet();
   private volatile List<LocatedBlock> blocks;
+  /** Set on a LinkageError from Hadoop's classes: every piece is HDFS's to read from then on. */
+  private static volatile boolean mismatched;
 
   /**
    * @param in the erasure-coded file's HDFS stream
@@ -106,28 +108,46 @@ final class InternalBlockReads {
    * row but the last is a whole cell (the piece is one range of its internal block).
    */
   void read(long s, int j0, int i, byte[] b, int n) throws IOException {
-    if (GET_BLOCK_READER != null) {
-      LocatedBlock internal = internalBlock(s, i);
-      if (internal != null) {
-        DatanodeInfo dn = HadoopCompat.locations(internal)[0];
-        String addr = dn.getXferAddr(viaHostname);
-        if (!failed.contains(addr)) {
-          try {
-            readDirect(internal, dn, addr, (long) j0 * cellSize, b, n);
-            return;
-          } catch (IOException e) {
-            failed.add(addr);
-            blocks = null; // locations or tokens may have changed: HDFS's reads refetch them
-            PoCacheFileSystem.warnOnce("A read of an erasure-coded file's internal block failed; such reads"
-                + " go through HDFS's striped stream, cell by cell, for the rest of the stream", e);
-          }
+    if (GET_BLOCK_READER != null && !mismatched) {
+      try {
+        if (readDirect(s, j0, i, b, n)) {
+          return;
         }
+      } catch (LinkageError e) {
+        mismatched = true; // a class or method of another shape: no direct reads in this JVM
+        PoCacheFileSystem.warnOnce(PoCacheFileSystem.MISMATCHED_JAR, e);
       }
     }
     fellBack.incrementAndGet();
     for (int c = 0, at = 0; at < n; c++, at += cellSize) {
       int len = Math.min(cellSize, n - at);
       fallback.readFully(layout.fileOffset(s, j0 + c, i, 0), b, at, len);
+    }
+  }
+
+  /** The piece read straight from its internal block; false if it was not (then it is HDFS's to read). */
+  private boolean readDirect(long s, int j0, int i, byte[] b, int n) {
+    String addr = null;
+    try {
+      LocatedBlock internal = internalBlock(s, i);
+      if (internal == null) {
+        return false;
+      }
+      DatanodeInfo dn = HadoopCompat.locations(internal)[0];
+      addr = dn.getXferAddr(viaHostname);
+      if (failed.contains(addr)) {
+        return false;
+      }
+      readDirect(internal, dn, addr, (long) j0 * cellSize, b, n);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      if (addr != null) {
+        failed.add(addr);
+      }
+      blocks = null; // locations or tokens may have changed: HDFS's reads refetch them
+      PoCacheFileSystem.warnOnce("A read of an erasure-coded file's internal block failed; such reads"
+          + " go through HDFS's striped stream, cell by cell, for the rest of the stream", e);
+      return false;
     }
   }
 
