@@ -106,11 +106,13 @@ final class InternalBlockReads {
    * Reads data piece {@code i} of rows {@code j0, j0 + 1, ...} of block group {@code s}
    * into {@code b}: {@code n} bytes, row {@code j0 + c} at {@code c * cellSize}. Every
    * row but the last is a whole cell (the piece is one range of its internal block).
+   * {@code firstCell}, if not null, runs once as soon as row {@code j0}'s cell is in
+   * {@code b} (before the rest of a piece of several rows): the piece's pace, early.
    */
-  void read(long s, int j0, int i, byte[] b, int n) throws IOException {
+  void read(long s, int j0, int i, byte[] b, int n, Runnable firstCell) throws IOException {
     if (GET_BLOCK_READER != null && !mismatched) {
       try {
-        if (readDirect(s, j0, i, b, n)) {
+        if (readDirect(s, j0, i, b, n, firstCell)) {
           return;
         }
       } catch (LinkageError e) {
@@ -122,11 +124,14 @@ final class InternalBlockReads {
     for (int c = 0, at = 0; at < n; c++, at += cellSize) {
       int len = Math.min(cellSize, n - at);
       fallback.readFully(layout.fileOffset(s, j0 + c, i, 0), b, at, len);
+      if (c == 0 && firstCell != null) {
+        firstCell.run();
+      }
     }
   }
 
   /** The piece read straight from its internal block; false if it was not (then it is HDFS's to read). */
-  private boolean readDirect(long s, int j0, int i, byte[] b, int n) {
+  private boolean readDirect(long s, int j0, int i, byte[] b, int n, Runnable firstCell) {
     String addr = null;
     try {
       LocatedBlock internal = internalBlock(s, i);
@@ -138,7 +143,7 @@ final class InternalBlockReads {
       if (failed.contains(addr)) {
         return false;
       }
-      readDirect(internal, dn, addr, (long) j0 * cellSize, b, n);
+      readDirect(internal, dn, addr, (long) j0 * cellSize, b, n, firstCell);
       return true;
     } catch (IOException | RuntimeException e) {
       if (addr != null) {
@@ -151,8 +156,8 @@ final class InternalBlockReads {
     }
   }
 
-  private void readDirect(LocatedBlock internal, DatanodeInfo dn, String addr, long offset, byte[] b, int n)
-      throws IOException {
+  private void readDirect(LocatedBlock internal, DatanodeInfo dn, String addr, long offset, byte[] b, int n,
+      Runnable firstCell) throws IOException {
     StorageType[] types = internal.getStorageTypes();
     StorageType type = types != null && types.length > 0 ? types[0] : StorageType.DEFAULT;
     BlockReader r;
@@ -170,6 +175,7 @@ final class InternalBlockReads {
     }
     try {
       int done = 0;
+      Runnable pending = firstCell;
       while (done < n) {
         int got = r.read(b, done, n - done);
         if (got < 0) {
@@ -177,6 +183,10 @@ final class InternalBlockReads {
               + " bytes from offset " + offset);
         }
         done += got;
+        if (pending != null && done >= Math.min(cellSize, n)) {
+          pending.run();
+          pending = null;
+        }
       }
     } finally {
       r.close(); // read to its end, so its connection goes back to the client's peer cache

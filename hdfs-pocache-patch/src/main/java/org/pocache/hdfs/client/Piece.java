@@ -48,6 +48,8 @@ final class Piece {
   private State state;
   private Future<Integer> read;
   private long arrivedAt;
+  /** When its read had the first row of a run of several (System.nanoTime), 0 before; set once. */
+  private volatile long firstRowAt;
   /** When its read was started (System.nanoTime), 0 if never; for the trace. */
   private long startedAt;
   private boolean copied;
@@ -97,6 +99,23 @@ final class Piece {
   /** Read threads: the read finished now, before its future completes. */
   void finishedAt(long nanos) {
     arrivedAt = nanos;
+  }
+
+  /**
+   * Read threads: the first row of the piece's run is in its array now; true only the
+   * first time (a read that falls back to HDFS's reads may report it again).
+   */
+  synchronized boolean firstRowAt(long nanos) {
+    if (firstRowAt != 0) {
+      return false;
+    }
+    firstRowAt = nanos;
+    return true;
+  }
+
+  /** When its read had its run's first row, 0 before (or if it was not reported: the arrival counts). */
+  long firstRowAt() {
+    return firstRowAt;
   }
 
   /** Under the {@link CallerBufferGuard}: whether the read copied the piece whole. */

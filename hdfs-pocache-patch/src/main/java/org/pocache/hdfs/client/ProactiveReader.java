@@ -123,6 +123,12 @@ final class ProactiveReader {
     }
   }
 
+  /**
+   * Put in a fetch's queue of finished reads when a read of several rows has its first
+   * row: the piece's pace is known then, before the rest of the run arrives.
+   */
+  private static final Future<Integer> FIRST_ROW = java.util.concurrent.CompletableFuture.completedFuture(-2);
+
   /** How often a fetch looks again at the backlog of a DataNode whose piece it holds. */
   static final long HELD_RECHECK_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -298,13 +304,25 @@ final class ProactiveReader {
     final int[][] stored;
     final Leases leases = new Leases(buffers);
     final Piece[] pieces;
-    final CompletionService<Integer> done = new ExecutorCompletionService<>(pool);
+    /** Finished reads and GETs, and {@link #FIRST_ROW} marks. */
+    final java.util.concurrent.BlockingQueue<Future<Integer>> finished =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    final CompletionService<Integer> done = new ExecutorCompletionService<>(pool, finished);
     final long born = System.nanoTime();
     final CallerBufferGuard guard = new CallerBufferGuard();
     final LatenessJudge judge;
     /** When the last data piece taken so far arrived, if any has. */
     long lastArrival;
     boolean anyArrived;
+    /**
+     * Pieces whose pace is known: their run's first row is in (or, read whole at once,
+     * they arrived). When the last such was known, if any is. A piece still without its
+     * first row well after its peers had theirs lags, and a run of rows need not wait
+     * for its whole length to tell.
+     */
+    final boolean[] paced;
+    long lastPaced;
+    boolean anyPaced;
     /** The parity GET; null until requested. */
     Future<Integer> parityGet;
     /** Whether the GET was not started with the data reads (no DataNode was suspect). */
@@ -356,6 +374,7 @@ final class ProactiveReader {
       }
       judge = new LatenessJudge(sources, k, i -> locations.of(s, i), born);
       pieces = new Piece[k];
+      paced = new boolean[k];
       parityBytes = new byte[m][];
       for (int r = 0; r < m; r++) {
         parityBytes[r] = leases.forTask(count * pieceBytes);
@@ -492,7 +511,11 @@ final class ProactiveReader {
           long t0 = System.nanoTime();
           try {
             if (cells != null) {
-              cells.read(s, j0, i, b, n);
+              cells.read(s, j0, i, b, n, count == 1 ? null : () -> {
+                if (p.firstRowAt(System.nanoTime())) {
+                  finished.offer(FIRST_ROW);
+                }
+              });
             } else {
               data.readFully(at, b, 0, n);
             }
@@ -535,13 +558,14 @@ final class ProactiveReader {
         anySkipped |= p.state() == Piece.State.SKIPPED;
         anyHeld |= p.state() == Piece.State.HELD;
       }
-      boolean watchLag = anyArrived && (anySkipped || parityGet == null);
+      long deadline = anySkipped || parityGet == null ? lagDeadline() : Long.MAX_VALUE;
+      boolean watchLag = deadline != Long.MAX_VALUE;
       if (!watchLag && !anyHeld) {
         return done.take();
       }
       long timeout = HELD_RECHECK_NANOS;
       if (watchLag) {
-        long left = lagDeadline() - System.nanoTime();
+        long left = deadline - System.nanoTime();
         if (left <= 0) {
           return done.poll();
         }
@@ -551,16 +575,55 @@ final class ProactiveReader {
     }
 
     /**
-     * When the pieces still out count as lagging behind those that arrived; only once
-     * some arrived. For a skipped piece, half the time the arrivals took (at least the
-     * minimum deadline): reading it costs its DataNode a read. For parity not yet asked
-     * for, an eighth (at least a quarter of the minimum): asking early costs only the
-     * GET every read made before parity was left for later.
+     * When the pieces still out count as lagging behind those that arrived, or
+     * {@code Long.MAX_VALUE} while none can (nothing arrived yet). For a skipped piece,
+     * half the time the arrivals took (at least the minimum deadline): reading it costs
+     * its DataNode a read. For parity not yet asked for, an eighth (at least a quarter of
+     * the minimum): asking early costs only the GET every read made before parity was
+     * left for later; and a piece still without its run's first row an eighth of the
+     * time its peers took for theirs lags too, so a run of rows tells a lagging piece
+     * by its first row, as a fetch of one row would, not by the whole run.
      */
     private long lagDeadline() {
-      long took = lastArrival - born;
-      return lastArrival + (parityGet == null ? Math.max(minDeadlineNanos / 4, took / 8)
-          : Math.max(minDeadlineNanos, took / 2));
+      if (parityGet != null) {
+        return anyArrived ? lastArrival + Math.max(minDeadlineNanos, (lastArrival - born) / 2) : Long.MAX_VALUE;
+      }
+      long at = Long.MAX_VALUE;
+      if (anyArrived) {
+        at = lastArrival + Math.max(minDeadlineNanos / 4, (lastArrival - born) / 8);
+      }
+      if (anyPaced && someReadUnpaced()) {
+        at = Math.min(at, lastPaced + Math.max(minDeadlineNanos / 4, (lastPaced - born) / 8));
+      }
+      return at;
+    }
+
+    /** Whether a piece being read has not shown its pace yet. */
+    private boolean someReadUnpaced() {
+      for (Piece p : pieces) {
+        if (p.state() == Piece.State.READING && !paced[p.index]) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Piece i's pace is known as of {@code at}. */
+    private void paced(int i, long at) {
+      if (!paced[i]) {
+        paced[i] = true;
+        lastPaced = anyPaced ? Math.max(lastPaced, at) : at;
+        anyPaced = true;
+      }
+    }
+
+    /** Takes in the first rows that reads reported (a {@link #FIRST_ROW} mark was taken). */
+    private void firstRows() {
+      for (Piece p : pieces) {
+        if (p.state() == Piece.State.READING && p.firstRowAt() != 0) {
+          paced(p.index, p.firstRowAt());
+        }
+      }
     }
 
     /**
@@ -570,7 +633,7 @@ final class ProactiveReader {
      * its backlog off are read.
      */
     private void onWake() {
-      boolean lagging = anyArrived && System.nanoTime() >= lagDeadline();
+      boolean lagging = System.nanoTime() >= lagDeadline();
       if (lagging && parityGet == null) {
         requestParity(true); // a piece lags behind its peers: the parity may stand in
       } else if (lagging) {
@@ -678,6 +741,13 @@ final class ProactiveReader {
               continue;
             }
           }
+          if (f == FIRST_ROW) {
+            if (taken != null) {
+              taken.append(" row@").append(ms(System.nanoTime()));
+            }
+            firstRows();
+            continue;
+          }
           outstanding--;
           if (taken != null) {
             taken.append(' ').append(f == parityGet ? "P" : "?").append('@').append(ms(System.nanoTime()));
@@ -697,6 +767,7 @@ final class ProactiveReader {
               p.arrived();
               lastArrival = anyArrived ? Math.max(lastArrival, p.arrivedAt()) : p.arrivedAt();
               anyArrived = true;
+              paced(i, p.firstRowAt() != 0 ? p.firstRowAt() : p.arrivedAt());
             }
           } catch (ExecutionException e) {
             Throwable c = e.getCause();
@@ -772,6 +843,9 @@ final class ProactiveReader {
         }
         if (p.startedAt() != 0) {
           b.append(" read@").append(ms(p.startedAt()));
+        }
+        if (p.firstRowAt() != 0) {
+          b.append(" row1@").append(ms(p.firstRowAt()));
         }
         if (p.arrivedAt() != 0) {
           b.append(" arrived@").append(ms(p.arrivedAt()));

@@ -97,6 +97,56 @@ public class TestStripedReads {
     }
   }
 
+  /**
+   * A run of rows tells a lagging piece by its first row: with nothing suspect (parity
+   * deferred) and one DataNode stalled, the run's parity is asked for once the other
+   * pieces have their first cell, before any of them has its whole run (the DataNodes
+   * send at 1 MiB/s, so a run of four 64 KiB cells takes four times its first). Asked
+   * only once pieces arrived whole, as before, the trace shows parity after an arrival.
+   */
+  @Test
+  public void aLaggingPieceIsToldByItsFirstRow() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped/first-row", 83);
+      List<int[]> groups = c.hdfs.dataNodesOfBlockGroups(p);
+      int stalled = groups.get(0)[1];
+      assertTrue("internal block 1 has no location", stalled >= 0);
+      c.hdfs.setAllBandwidth(1 << 20);
+      c.hdfs.throttle(stalled).setDelayPerRead(5000);
+      org.apache.log4j.Logger trace = org.apache.log4j.Logger.getLogger("org.pocache.hdfs.client.ProactiveReader");
+      org.apache.log4j.Level level = trace.getLevel();
+      trace.setLevel(org.apache.log4j.Level.DEBUG);
+      GenericTestUtils.LogCapturer log = GenericTestUtils.LogCapturer.captureLogs(
+          org.slf4j.LoggerFactory.getLogger("org.pocache.hdfs.client.ProactiveReader"));
+      try (PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_INFLIGHT_KEY, "4")) {
+        byte[] buf = new byte[(int) ManagerCluster.BLOCK * 3];
+        try (FSDataInputStream in = fs.open(p)) {
+          in.readFully(0, buf); // block group 0: one run of 4 rows
+        }
+        assertEquals(-1, DataPattern.firstMismatch(83, 0, buf, 0, buf.length));
+      } finally {
+        log.stopCapturing();
+        trace.setLevel(level);
+      }
+      String line = null;
+      for (String l : log.getOutput().split("\n")) {
+        if (l.contains("fetch stripe 0 substripes 0-3")) {
+          line = l;
+        }
+      }
+      assertTrue("no trace of the run: " + log.getOutput(), line != null);
+      java.util.regex.Matcher asked = java.util.regex.Pattern.compile("parity asked@([0-9.]+)").matcher(line);
+      assertTrue("the parity was never asked for: " + line, asked.find());
+      double askedAt = Double.parseDouble(asked.group(1));
+      java.util.regex.Matcher arrived = java.util.regex.Pattern.compile("arrived@([0-9.]+)").matcher(line);
+      while (arrived.find()) {
+        assertTrue("parity asked for after a piece arrived whole: " + line,
+            askedAt < Double.parseDouble(arrived.group(1)));
+      }
+      assertTrue("the stalled piece was not decoded: " + line, line.contains("DECODED"));
+    }
+  }
+
   private static Path writeCached(ManagerCluster c, String name, long seed) throws Exception {
     GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
     c.hdfs.enableErasureCodingPolicy(POLICY);
