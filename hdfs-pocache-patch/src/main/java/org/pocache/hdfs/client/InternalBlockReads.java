@@ -97,6 +97,27 @@ final class InternalBlockReads {
     this.fellBack = fellBack;
   }
 
+  /** What a reader of a piece learns while it reads, and how it says the read is no longer wanted. */
+  interface Watch {
+    /** Row {@code j0}'s cell is in the array (before the rest of a piece of several rows): its pace, early. */
+    void firstCell();
+
+    /** Whether the bytes are no longer wanted (the piece was decoded, and its read is late). */
+    boolean unwanted();
+  }
+
+  /**
+   * Thrown by a read whose {@link Watch} said its bytes are no longer wanted: it stopped,
+   * and closed its connection, so the DataNode stops sending too.
+   */
+  static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped(String what) {
+      super(what, null, false, false);
+    }
+  }
+
   /** Whether this JVM's Hadoop lets pieces be read directly (so a piece may span rows of cells). */
   static boolean available() {
     return GET_BLOCK_READER != null;
@@ -106,13 +127,13 @@ final class InternalBlockReads {
    * Reads data piece {@code i} of rows {@code j0, j0 + 1, ...} of block group {@code s}
    * into {@code b}: {@code n} bytes, row {@code j0 + c} at {@code c * cellSize}. Every
    * row but the last is a whole cell (the piece is one range of its internal block).
-   * {@code firstCell}, if not null, runs once as soon as row {@code j0}'s cell is in
-   * {@code b} (before the rest of a piece of several rows): the piece's pace, early.
+   * {@code watch} (null: none) hears of the first cell, and may stop the read between
+   * packets (then it throws {@link Stopped}).
    */
-  void read(long s, int j0, int i, byte[] b, int n, Runnable firstCell) throws IOException {
+  void read(long s, int j0, int i, byte[] b, int n, Watch watch) throws IOException {
     if (GET_BLOCK_READER != null && !mismatched) {
       try {
-        if (readDirect(s, j0, i, b, n, firstCell)) {
+        if (readDirect(s, j0, i, b, n, watch)) {
           return;
         }
       } catch (LinkageError e) {
@@ -123,15 +144,18 @@ final class InternalBlockReads {
     fellBack.incrementAndGet();
     for (int c = 0, at = 0; at < n; c++, at += cellSize) {
       int len = Math.min(cellSize, n - at);
+      if (watch != null && watch.unwanted()) {
+        throw new Stopped("piece " + i + " of block group " + s + " no longer wanted");
+      }
       fallback.readFully(layout.fileOffset(s, j0 + c, i, 0), b, at, len);
-      if (c == 0 && firstCell != null) {
-        firstCell.run();
+      if (c == 0 && watch != null) {
+        watch.firstCell();
       }
     }
   }
 
   /** The piece read straight from its internal block; false if it was not (then it is HDFS's to read). */
-  private boolean readDirect(long s, int j0, int i, byte[] b, int n, Runnable firstCell) {
+  private boolean readDirect(long s, int j0, int i, byte[] b, int n, Watch watch) {
     String addr = null;
     try {
       LocatedBlock internal = internalBlock(s, i);
@@ -143,8 +167,10 @@ final class InternalBlockReads {
       if (failed.contains(addr)) {
         return false;
       }
-      readDirect(internal, dn, addr, (long) j0 * cellSize, b, n, firstCell);
+      readDirect(internal, dn, addr, (long) j0 * cellSize, b, n, watch);
       return true;
+    } catch (Stopped e) {
+      throw e; // not a failure: nobody waits for these bytes
     } catch (IOException | RuntimeException e) {
       if (addr != null) {
         failed.add(addr);
@@ -157,7 +183,7 @@ final class InternalBlockReads {
   }
 
   private void readDirect(LocatedBlock internal, DatanodeInfo dn, String addr, long offset, byte[] b, int n,
-      Runnable firstCell) throws IOException {
+      Watch watch) throws IOException {
     StorageType[] types = internal.getStorageTypes();
     StorageType type = types != null && types.length > 0 ? types[0] : StorageType.DEFAULT;
     BlockReader r;
@@ -175,21 +201,26 @@ final class InternalBlockReads {
     }
     try {
       int done = 0;
-      Runnable pending = firstCell;
+      boolean paced = watch == null;
       while (done < n) {
+        if (watch != null && watch.unwanted()) {
+          // Closed part-read, the connection is not reused: the DataNode's next packet fails and its read ends.
+          throw new Stopped(internal.getBlock() + " on " + addr + " no longer wanted after " + done + " of " + n
+              + " bytes");
+        }
         int got = r.read(b, done, n - done);
         if (got < 0) {
           throw new EOFException(internal.getBlock() + " on " + addr + " ended after " + done + " of " + n
               + " bytes from offset " + offset);
         }
         done += got;
-        if (pending != null && done >= Math.min(cellSize, n)) {
-          pending.run();
-          pending = null;
+        if (!paced && done >= Math.min(cellSize, n)) {
+          watch.firstCell();
+          paced = true;
         }
       }
     } finally {
-      r.close(); // read to its end, so its connection goes back to the client's peer cache
+      r.close(); // read to its end, its connection goes back to the client's peer cache
     }
   }
 

@@ -50,6 +50,8 @@ final class Piece {
   private long arrivedAt;
   /** When its read had the first row of a run of several (System.nanoTime), 0 before; set once. */
   private volatile long firstRowAt;
+  /** From when (System.nanoTime) its bytes are no longer wanted: a direct read stops then. */
+  private volatile long unwantedFrom = Long.MAX_VALUE;
   /** When its read was started (System.nanoTime), 0 if never; for the trace. */
   private long startedAt;
   private boolean copied;
@@ -116,6 +118,16 @@ final class Piece {
   /** When its read had its run's first row, 0 before (or if it was not reported: the arrival counts). */
   long firstRowAt() {
     return firstRowAt;
+  }
+
+  /** Its bytes are not wanted from {@code nanos} on (it was decoded; a read still running then is late). */
+  void unwantedFrom(long nanos) {
+    unwantedFrom = nanos;
+  }
+
+  /** Read threads: whether a read still running should stop. */
+  boolean unwanted() {
+    return System.nanoTime() >= unwantedFrom;
   }
 
   /** Under the {@link CallerBufferGuard}: whether the read copied the piece whole. */

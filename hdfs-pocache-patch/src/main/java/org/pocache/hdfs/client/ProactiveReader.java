@@ -511,9 +511,17 @@ final class ProactiveReader {
           long t0 = System.nanoTime();
           try {
             if (cells != null) {
-              cells.read(s, j0, i, b, n, count == 1 ? null : () -> {
-                if (p.firstRowAt(System.nanoTime())) {
-                  finished.offer(FIRST_ROW);
+              cells.read(s, j0, i, b, n, new InternalBlockReads.Watch() {
+                @Override
+                public void firstCell() {
+                  if (count > 1 && p.firstRowAt(System.nanoTime())) {
+                    finished.offer(FIRST_ROW);
+                  }
+                }
+
+                @Override
+                public boolean unwanted() {
+                  return p.unwanted();
                 }
               });
             } else {
@@ -580,13 +588,18 @@ final class ProactiveReader {
      * half the time the arrivals took (at least the minimum deadline): reading it costs
      * its DataNode a read. For parity not yet asked for, an eighth (at least a quarter of
      * the minimum): asking early costs only the GET every read made before parity was
-     * left for later; and a piece still without its run's first row an eighth of the
-     * time its peers took for theirs lags too, so a run of rows tells a lagging piece
-     * by its first row, as a fetch of one row would, not by the whole run.
+     * left for later. A piece still without its run's first row that long after its
+     * peers had theirs lags too (for a skipped piece, only if the parity cannot stand
+     * in for both), so a run of rows tells a lagging piece by its first row, as a fetch
+     * of one row would, not by the whole run.
      */
     private long lagDeadline() {
       if (parityGet != null) {
-        return anyArrived ? lastArrival + Math.max(minDeadlineNanos, (lastArrival - born) / 2) : Long.MAX_VALUE;
+        long at = anyArrived ? lastArrival + Math.max(minDeadlineNanos, (lastArrival - born) / 2) : Long.MAX_VALUE;
+        if (anyPaced && unpacedAndSkipped() > d.getM()) {
+          at = Math.min(at, lastPaced + Math.max(minDeadlineNanos, (lastPaced - born) / 2));
+        }
+        return at;
       }
       long at = Long.MAX_VALUE;
       if (anyArrived) {
@@ -596,6 +609,15 @@ final class ProactiveReader {
         at = Math.min(at, lastPaced + Math.max(minDeadlineNanos / 4, (lastPaced - born) / 8));
       }
       return at;
+    }
+
+    /** Pieces being read that have not shown their pace yet, and pieces left to parity. */
+    private int unpacedAndSkipped() {
+      int n = 0;
+      for (Piece p : pieces) {
+        n += p.state() == Piece.State.READING && !paced[p.index] || p.leftToParity() ? 1 : 0;
+      }
+      return n;
     }
 
     /** Whether a piece being read has not shown its pace yet. */
@@ -819,6 +841,10 @@ final class ProactiveReader {
         }
         if (p.state() == Piece.State.DECODED) {
           judge.decoded(p.index, peersAt);
+          // A read still running once it is late by the judge's measure stops (a direct read
+          // does, between packets): a straggler does not go on sending what nobody waits for,
+          // to slow the reads that come after, as a DataNode that recovered would otherwise.
+          p.unwantedFrom(born + (long) (LatenessJudge.LATE_FACTOR * Math.max(1, peersAt - born)));
         } else {
           judge.onTime(p.index);
         }

@@ -31,6 +31,7 @@ import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.DataNodeReadMetrics;
+import org.pocache.testkit.hdfs.DataNodeThrottle;
 
 /**
  * Proactive reads of an erasure-coded file read each data piece from its internal
@@ -144,6 +145,42 @@ public class TestStripedReads {
             askedAt < Double.parseDouble(arrived.group(1)));
       }
       assertTrue("the stalled piece was not decoded: " + line, line.contains("DECODED"));
+    }
+  }
+
+  /**
+   * A decoded piece's read still running once it is late (by the measure that marks its
+   * DataNode slow) stops and closes its connection, so the straggler stops taking the
+   * rest of its internal block from disk: at 64 KiB/s the whole 256 KiB would take it 4 s
+   * after the read returned.
+   */
+  @Test
+  public void aLateReadOfADecodedPieceStops() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped/stop", 84);
+      int straggler = c.hdfs.dataNodesOfBlockGroups(p).get(0)[1];
+      assertTrue("internal block 1 has no location", straggler >= 0);
+      DataNodeThrottle slow = c.hdfs.throttle(straggler);
+      slow.setBandwidth(64 << 10);
+      long before = slow.bytesTaken();
+      try (PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_INFLIGHT_KEY, "4")) {
+        byte[] buf = new byte[(int) ManagerCluster.BLOCK * 3];
+        try (FSDataInputStream in = fs.open(p)) {
+          in.readFully(0, buf); // block group 0: one run of 4 rows, internal block 1 decoded
+        }
+        assertEquals(-1, DataPattern.firstMismatch(84, 0, buf, 0, buf.length));
+        // The straggler's read has ended once it takes nothing more for a second and a half.
+        long[] last = {-1};
+        GenericTestUtils.waitFor(() -> {
+          long now = slow.bytesTaken();
+          boolean still = now == last[0];
+          last[0] = now;
+          return still;
+        }, 1500, 30_000);
+      }
+      long taken = slow.bytesTaken() - before;
+      assertTrue("the straggler took " + taken + " bytes of its " + ManagerCluster.BLOCK + "-byte internal block",
+          taken > 0 && taken < ManagerCluster.BLOCK);
     }
   }
 

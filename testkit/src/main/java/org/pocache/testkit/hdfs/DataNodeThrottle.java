@@ -38,6 +38,7 @@ public final class DataNodeThrottle {
   private volatile long delayMillisPerRead;
   private final AtomicLong stallOnceMillis = new AtomicLong();
   private final AtomicLong readsStarted = new AtomicLong();
+  private final AtomicLong bytesTaken = new AtomicLong();
   private long nextFreeNanos;           // guarded by this
 
   /** Caps reads at {@code bytesPerSecond} (0 = unlimited). */
@@ -88,6 +89,11 @@ public final class DataNodeThrottle {
     return readsStarted.get();
   }
 
+  /** Bytes this DataNode's block reads have taken from disk so far (what it went on to send). */
+  public long bytesTaken() {
+    return bytesTaken.get();
+  }
+
   /** Called once when a block read starts. */
   void onReadStart() throws IOException {
     readsStarted.incrementAndGet();
@@ -99,6 +105,9 @@ public final class DataNodeThrottle {
 
   /** Called after {@code bytes} were read from disk; blocks until the cap allows them. */
   void pace(int bytes) throws IOException {
+    if (bytes > 0) {
+      bytesTaken.addAndGet(bytes);
+    }
     long rate = bytesPerSecond;
     if (rate <= 0 || bytes <= 0) {
       return;
