@@ -144,8 +144,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong abandonedWrites = new AtomicLong();
   private final AtomicLong readerFills = new AtomicLong();
   private final AtomicLong readerFillsCommitted = new AtomicLong();
-  /** Reads of an erasure-coded file's pieces left to HDFS's striped stream (InternalBlockReads). */
+  /** Reads of an erasure-coded file's pieces left to HDFS's striped stream (DirectBlockReads). */
   private final AtomicLong cellFallbacks = new AtomicLong();
+  /** Reads of a replicated file's pieces left to HDFS's positional read (DirectBlockReads). */
+  private final AtomicLong rangeFallbacks = new AtomicLong();
   private final AtomicLong readSubstripes = new AtomicLong();
   private final AtomicLong decodedSubstripes = new AtomicLong();
   /** Commits, notices and reports started and not yet done (see {@link #finishLater}). */
@@ -258,6 +260,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    */
   public long stripedStreamReads() {
     return cellFallbacks.get();
+  }
+
+  /**
+   * Reads of a replicated file's data pieces that went through HDFS's positional read
+   * instead of straight to their block (a DataNode that failed a direct read, a block
+   * without a location, a Hadoop without the method).
+   */
+  public long positionalReads() {
+    return rangeFallbacks.get();
   }
 
   /** Opens that fell back to plain HDFS because of a cache-side problem. */
@@ -591,19 +602,18 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
     // the threads that make them; the stream counts what it returns, on its caller's thread.
     PositionedReadable uncounted = new UncountedReads(in, statistics);
-    InternalBlockReads cells = null;
-    if (d.getLayout() == ParityDescriptor.Layout.STRIPED) {
-      try {
-        if (InternalBlockReads.available()) {
-          cells = new InternalBlockReads(in, uncounted, layout, d.getK(), d.getCellSize(),
-              getClient().getConf().isConnectToDnViaHostname(), cellFallbacks);
-        }
-      } catch (LinkageError e) {
-        warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's striped stream, cell by cell
+    DirectBlockReads direct = null;
+    try {
+      if (DirectBlockReads.available()) {
+        boolean striped = d.getLayout() == ParityDescriptor.Layout.STRIPED;
+        direct = new DirectBlockReads(in, uncounted, layout, striped, d.getK(), d.getCellSize(),
+            getClient().getConf().isConnectToDnViaHostname(), striped ? cellFallbacks : rangeFallbacks);
       }
+    } catch (LinkageError e) {
+      warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
     }
     ReadContext ctx = new ReadContext(uncounted, d, layout, s, pool, buffers, slowSources, locations,
-        deadlineMinMillis, proactiveAlways, cells);
+        deadlineMinMillis, proactiveAlways, direct);
     ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;
@@ -942,10 +952,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
           + " skipped, {} failed Redis connects), {} cached writes ({} abandoned), {} writes left to reads (shorter"
           + " than " + writeMinBlocks + " blocks), {} reader fills, {} erasure-coded pieces read through HDFS's"
-          + " striped stream",
+          + " striped stream, {} replicated pieces through its positional read",
           proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
           staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures.get(),
-          cachedWrites.get(), abandonedWrites.get(), shortWrites.get(), readerFills.get(), cellFallbacks.get());
+          cachedWrites.get(), abandonedWrites.get(), shortWrites.get(), readerFills.get(), cellFallbacks.get(),
+          rangeFallbacks.get());
     }
     if (pool != null) {
       awaitPendingWork();

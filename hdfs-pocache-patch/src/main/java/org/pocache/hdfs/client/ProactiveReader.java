@@ -133,8 +133,8 @@ final class ProactiveReader {
   static final long HELD_RECHECK_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
 
   private final PositionedReadable data;
-  /** An erasure-coded file's pieces, read from its internal blocks; null: through {@link #data}. */
-  private final InternalBlockReads cells;
+  /** The file's pieces, read straight from its blocks; null: through {@link #data}. */
+  private final DirectBlockReads direct;
   private final ParityDescriptor d;
   /** How the file's parity values are sealed (the file key from its descriptor). */
   private final ParitySeal seal;
@@ -153,7 +153,7 @@ final class ProactiveReader {
 
   ProactiveReader(ReadContext ctx, int inflight) {
     this.data = ctx.data;
-    this.cells = ctx.cells;
+    this.direct = ctx.direct;
     this.d = ctx.descriptor;
     this.seal = ctx.seal;
     this.layout = ctx.layout;
@@ -277,7 +277,8 @@ final class ProactiveReader {
     for (int i = 0; i < d.getK(); i++) {
       int n = layout.storedLength(s, j, i);
       if (n > 0 && (layout.storedLength(s, j - 1, i) != pieceBytes
-          || cells == null && layout.fileOffset(s, j, i, 0) != layout.fileOffset(s, j - 1, i, 0) + pieceBytes)) {
+          || (direct == null || !direct.striped())
+          && layout.fileOffset(s, j, i, 0) != layout.fileOffset(s, j - 1, i, 0) + pieceBytes)) {
         return false;
       }
     }
@@ -321,6 +322,8 @@ final class ProactiveReader {
      * for its whole length to tell.
      */
     final boolean[] paced;
+    /** Whether reads report their run's first row (direct reads of several rows). */
+    final boolean firstRows;
     long lastPaced;
     boolean anyPaced;
     /** The parity GET; null until requested. */
@@ -375,6 +378,7 @@ final class ProactiveReader {
       judge = new LatenessJudge(sources, k, i -> locations.of(s, i), born);
       pieces = new Piece[k];
       paced = new boolean[k];
+      firstRows = direct != null && count > 1;
       parityBytes = new byte[m][];
       for (int r = 0; r < m; r++) {
         parityBytes[r] = leases.forTask(count * pieceBytes);
@@ -510,11 +514,11 @@ final class ProactiveReader {
         try {
           long t0 = System.nanoTime();
           try {
-            if (cells != null) {
-              cells.read(s, j0, i, b, n, new InternalBlockReads.Watch() {
+            if (direct != null) {
+              direct.read(s, j0, i, b, n, new DirectBlockReads.Watch() {
                 @Override
                 public void firstCell() {
-                  if (count > 1 && p.firstRowAt(System.nanoTime())) {
+                  if (firstRows && p.firstRowAt(System.nanoTime())) {
                     finished.offer(FIRST_ROW);
                   }
                 }
@@ -527,6 +531,11 @@ final class ProactiveReader {
             } else {
               data.readFully(at, b, 0, n);
             }
+          } catch (DirectBlockReads.Stopped e) {
+            // Counted as if its bytes had all arrived now, as a long read still in flight is
+            // in a read report: at least as fast as the DataNode really is.
+            sources.observed(locations.of(s, i), n, System.nanoTime() - t0);
+            throw e;
           } finally {
             if (inFlight != null) {
               inFlight.run();
@@ -589,15 +598,15 @@ final class ProactiveReader {
      * its DataNode a read. For parity not yet asked for, an eighth (at least a quarter of
      * the minimum): asking early costs only the GET every read made before parity was
      * left for later. A piece still without its run's first row that long after its
-     * peers had theirs lags too (for a skipped piece, only if the parity cannot stand
-     * in for both), so a run of rows tells a lagging piece by its first row, as a fetch
+     * peers had theirs lags too (for a skipped piece, a quarter, and only if the parity
+     * cannot stand in for both), so a run of rows tells a lagging piece by its first row, as a fetch
      * of one row would, not by the whole run.
      */
     private long lagDeadline() {
       if (parityGet != null) {
         long at = anyArrived ? lastArrival + Math.max(minDeadlineNanos, (lastArrival - born) / 2) : Long.MAX_VALUE;
         if (anyPaced && unpacedAndSkipped() > d.getM()) {
-          at = Math.min(at, lastPaced + Math.max(minDeadlineNanos, (lastPaced - born) / 2));
+          at = Math.min(at, lastPaced + Math.max(minDeadlineNanos / 4, (lastPaced - born) / 4));
         }
         return at;
       }
@@ -921,8 +930,11 @@ final class ProactiveReader {
       long bytes = 0;
       for (Piece p : pieces) {
         if (!p.have()) {
-          if (p.state() != Piece.State.READING || sources.suspect(locations.of(s, p.index))) {
-            return 0; // not coming, or from a DataNode that is likely slow: no wait is worth it
+          if (p.state() != Piece.State.READING || sources.suspect(locations.of(s, p.index))
+              || firstRows && anyPaced && !paced[p.index]) {
+            // Not coming, from a DataNode that is likely slow, or without its first row
+            // while its peers have their whole run: no wait is worth it.
+            return 0;
           }
           bytes += p.bytes;
         }

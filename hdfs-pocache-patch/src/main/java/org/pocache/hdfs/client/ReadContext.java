@@ -44,12 +44,12 @@ final class ReadContext {
   final long minDeadlineMillis;
   /** Whether a proactive read asks for the parity with the data even when no DataNode is suspect. */
   final boolean proactiveAlways;
-  /** An erasure-coded file's data pieces read from its internal blocks; null: read through {@link #data}. */
-  final InternalBlockReads cells;
+  /** The file's data pieces read straight from its blocks (DirectBlockReads); null: read through {@link #data}. */
+  final DirectBlockReads direct;
 
   ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
-      long minDeadlineMillis, boolean proactiveAlways, InternalBlockReads cells) {
+      long minDeadlineMillis, boolean proactiveAlways, DirectBlockReads direct) {
     this.data = data;
     this.descriptor = descriptor;
     this.seal = ParitySeals.forReading(descriptor);
@@ -61,7 +61,7 @@ final class ReadContext {
     this.locations = locations;
     this.minDeadlineMillis = minDeadlineMillis;
     this.proactiveAlways = proactiveAlways;
-    this.cells = cells;
+    this.direct = direct;
   }
 
   /** The DataNodes that hold piece i of stripe s. */

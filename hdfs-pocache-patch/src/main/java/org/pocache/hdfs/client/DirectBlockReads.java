@@ -37,8 +37,12 @@ import org.pocache.coder.layout.StripeLayout;
 import org.pocache.hdfs.compat.HadoopCompat;
 
 /**
- * Reads of an erasure-coded file's data pieces straight from its internal blocks,
- * each asking its DataNode for exactly the bytes it needs.
+ * Reads of a file's data pieces straight from its blocks (an erasure-coded file's
+ * internal blocks), each asking its DataNode for exactly the bytes it needs, through a
+ * block reader this class holds: so a read can tell when its first row is in (the
+ * piece's pace, before the rest of a run of rows), and can stop part-way when its
+ * bytes are no longer wanted, closing its connection so the DataNode stops sending.
+ * HDFS's positional read can do neither.
  *
  * <p>Why not HDFS's positional read: for a range inside one cell, HDFS 3.x's striped
  * stream opens a block reader for the rest of the internal block, takes the cell and
@@ -50,16 +54,18 @@ import org.pocache.hdfs.compat.HadoopCompat;
  * only, through the stream's own {@code getBlockReader} (HDFS's block reader factory:
  * the stream's checksum, caching and short-circuit settings, the client's peer cache,
  * SASL and encryption as configured), so the connection is reused, and a piece of
- * several rows of cells, contiguous in its internal block, is one request.
+ * several rows of cells, contiguous in its internal block, is one request. A
+ * replicated file's piece is read from the first of its block's locations (the
+ * NameNode sorts them nearest first) that has not failed a direct read.
  *
- * <p>Whatever fails here leaves the read to HDFS's positional reads, cell by cell, which
- * refetch tokens and locations, skip dead DataNodes and decode from the file's parity
- * blocks: an internal block that is missing, a DataNode that failed a read (not asked
- * directly again by this stream), a Hadoop whose stream has no such method (a
- * {@code LinkageError} disables direct reads in this JVM). Each is counted, and logged
- * once at WARN.
+ * <p>Whatever fails here leaves the read to HDFS's positional reads (an erasure-coded
+ * file's cell by cell), which refetch tokens and locations, skip dead DataNodes, try
+ * other replicas and decode from the file's parity blocks: a block without a location,
+ * a DataNode that failed a read (not asked directly again by this stream), a Hadoop
+ * whose stream has no such method (a {@code LinkageError} disables direct reads in this
+ * JVM). Each is counted, and logged once at WARN.
  */
-final class InternalBlockReads {
+final class DirectBlockReads {
   /** {@code DFSInputStream.getBlockReader} (protected, the same shape in Hadoop 3.1 to 3.5); null if unusable. */
   private static final Method GET_BLOCK_READER = blockReaderMethod();
 
@@ -67,8 +73,11 @@ final class InternalBlockReads {
   /** HDFS's positional reads of the same stream, for what is not read directly. */
   private final PositionedReadable fallback;
   private final StripeLayout layout;
+  /** Whether the file is erasure-coded (its pieces are in internal blocks). */
+  private final boolean striped;
   private final int k;
-  private final int cellSize;
+  /** A row's bytes in one piece: the cell, or a replicated file's subblock. */
+  private final int rowBytes;
   private final boolean viaHostname;
   private final AtomicLong fellBack;
   /** DataNodes (transfer addresses) a direct read failed on: left to HDFS for this stream. */
@@ -78,23 +87,30 @@ final class InternalBlockReads {
   private static volatile boolean mismatched;
 
   /**
-   * @param in the erasure-coded file's HDFS stream
+   * @param in the file's HDFS stream
    * @param fallback positional reads of {@code in} (as the readers count them)
+   * @param striped whether the file is erasure-coded; then {@code cellSize} is its cell
    * @param fellBack counts reads left to {@code fallback} after a direct read was tried or ruled out
    */
-  InternalBlockReads(DFSInputStream in, PositionedReadable fallback, StripeLayout layout, int k, int cellSize,
-      boolean viaHostname, AtomicLong fellBack) {
-    if (layout.subblockSize() != cellSize) {
+  DirectBlockReads(DFSInputStream in, PositionedReadable fallback, StripeLayout layout, boolean striped, int k,
+      int cellSize, boolean viaHostname, AtomicLong fellBack) {
+    if (striped && layout.subblockSize() != cellSize) {
       throw new IllegalArgumentException("an erasure-coded file's subblock must be its cell: cell " + cellSize
           + ", subblock " + layout.subblockSize());
     }
     this.in = in;
     this.fallback = fallback;
     this.layout = layout;
+    this.striped = striped;
     this.k = k;
-    this.cellSize = cellSize;
+    this.rowBytes = layout.subblockSize();
     this.viaHostname = viaHostname;
     this.fellBack = fellBack;
+  }
+
+  /** Whether a piece of several rows is one range of an internal block (else of the file). */
+  boolean striped() {
+    return striped;
   }
 
   /** What a reader of a piece learns while it reads, and how it says the read is no longer wanted. */
@@ -124,16 +140,16 @@ final class InternalBlockReads {
   }
 
   /**
-   * Reads data piece {@code i} of rows {@code j0, j0 + 1, ...} of block group {@code s}
-   * into {@code b}: {@code n} bytes, row {@code j0 + c} at {@code c * cellSize}. Every
-   * row but the last is a whole cell (the piece is one range of its internal block).
+   * Reads data piece {@code i} of rows {@code j0, j0 + 1, ...} of stripe {@code s} into
+   * {@code b}: {@code n} bytes, row {@code j0 + c} at {@code c * rowBytes}. Every row
+   * but the last is whole (the piece is one range of its block, or internal block).
    * {@code watch} (null: none) hears of the first cell, and may stop the read between
    * packets (then it throws {@link Stopped}).
    */
   void read(long s, int j0, int i, byte[] b, int n, Watch watch) throws IOException {
     if (GET_BLOCK_READER != null && !mismatched) {
       try {
-        if (readDirect(s, j0, i, b, n, watch)) {
+        if (striped ? readDirect(s, j0, i, b, n, watch) : readReplicated(s, j0, i, b, n, watch)) {
           return;
         }
       } catch (LinkageError e) {
@@ -142,8 +158,15 @@ final class InternalBlockReads {
       }
     }
     fellBack.incrementAndGet();
-    for (int c = 0, at = 0; at < n; c++, at += cellSize) {
-      int len = Math.min(cellSize, n - at);
+    if (!striped) {
+      if (watch != null && watch.unwanted()) {
+        throw new Stopped("piece " + i + " of stripe " + s + " no longer wanted");
+      }
+      fallback.readFully(layout.fileOffset(s, j0, i, 0), b, 0, n);
+      return;
+    }
+    for (int c = 0, at = 0; at < n; c++, at += rowBytes) {
+      int len = Math.min(rowBytes, n - at);
       if (watch != null && watch.unwanted()) {
         throw new Stopped("piece " + i + " of block group " + s + " no longer wanted");
       }
@@ -167,7 +190,9 @@ final class InternalBlockReads {
       if (failed.contains(addr)) {
         return false;
       }
-      readDirect(internal, dn, addr, (long) j0 * cellSize, b, n, watch);
+      StorageType[] types = internal.getStorageTypes();
+      readDirect(internal, dn, types != null && types.length > 0 ? types[0] : StorageType.DEFAULT, addr,
+          (long) j0 * rowBytes, b, n, watch);
       return true;
     } catch (Stopped e) {
       throw e; // not a failure: nobody waits for these bytes
@@ -182,10 +207,70 @@ final class InternalBlockReads {
     }
   }
 
-  private void readDirect(LocatedBlock internal, DatanodeInfo dn, String addr, long offset, byte[] b, int n,
-      Watch watch) throws IOException {
-    StorageType[] types = internal.getStorageTypes();
-    StorageType type = types != null && types.length > 0 ? types[0] : StorageType.DEFAULT;
+  /** A replicated file's piece read straight from its block; false if it was not (then it is HDFS's to read). */
+  private boolean readReplicated(long s, int j0, int i, byte[] b, int n, Watch watch) {
+    String addr = null;
+    try {
+      long at = layout.fileOffset(s, j0, i, 0);
+      LocatedBlock block = blockAt(at);
+      if (block == null || at + n > block.getStartOffset() + block.getBlockSize()) {
+        return false;
+      }
+      DatanodeInfo[] where = HadoopCompat.locations(block);
+      StorageType[] types = block.getStorageTypes();
+      for (int r = 0; where != null && r < where.length; r++) {
+        String a = where[r].getXferAddr(viaHostname);
+        if (!failed.contains(a)) {
+          addr = a;
+          readDirect(block, where[r], types != null && r < types.length ? types[r] : StorageType.DEFAULT, a,
+              at - block.getStartOffset(), b, n, watch);
+          return true;
+        }
+      }
+      return false;
+    } catch (Stopped e) {
+      throw e; // not a failure: nobody waits for these bytes
+    } catch (IOException | RuntimeException e) {
+      if (addr != null) {
+        failed.add(addr);
+      }
+      blocks = null; // locations or tokens may have changed: HDFS's reads refetch them
+      PoCacheFileSystem.warnOnce("A direct read of a block failed; reads from its DataNode go through HDFS's"
+          + " positional read for the rest of the stream", e);
+      return false;
+    }
+  }
+
+  /** The block holding file offset {@code at}, or null if the stream lists none. */
+  private LocatedBlock blockAt(long at) throws IOException {
+    List<LocatedBlock> all = allBlocks();
+    int lo = 0;
+    int hi = all.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      LocatedBlock b = all.get(mid);
+      if (at < b.getStartOffset()) {
+        hi = mid - 1;
+      } else if (at >= b.getStartOffset() + b.getBlockSize()) {
+        lo = mid + 1;
+      } else {
+        return b;
+      }
+    }
+    return null;
+  }
+
+  private List<LocatedBlock> allBlocks() throws IOException {
+    List<LocatedBlock> all = blocks;
+    if (all == null) {
+      all = in.getAllBlocks();
+      blocks = all;
+    }
+    return all;
+  }
+
+  private void readDirect(LocatedBlock internal, DatanodeInfo dn, StorageType type, String addr, long offset,
+      byte[] b, int n, Watch watch) throws IOException {
     BlockReader r;
     try {
       r = (BlockReader) GET_BLOCK_READER.invoke(in, internal, offset, (long) n, NetUtils.createSocketAddr(addr),
@@ -214,7 +299,7 @@ final class InternalBlockReads {
               + " bytes from offset " + offset);
         }
         done += got;
-        if (!paced && done >= Math.min(cellSize, n)) {
+        if (!paced && done >= Math.min(rowBytes, n)) {
           watch.firstCell();
           paced = true;
         }
@@ -226,11 +311,7 @@ final class InternalBlockReads {
 
   /** Internal block {@code i} of block group {@code s}, with its one location, or null if HDFS lists none. */
   private LocatedBlock internalBlock(long s, int i) throws IOException {
-    List<LocatedBlock> all = blocks;
-    if (all == null) {
-      all = in.getAllBlocks();
-      blocks = all;
-    }
+    List<LocatedBlock> all = allBlocks();
     if (s >= all.size() || !(all.get((int) s) instanceof LocatedStripedBlock)) {
       return null;
     }
@@ -239,7 +320,7 @@ final class InternalBlockReads {
     DatanodeInfo[] where = HadoopCompat.locations(group);
     for (int p = 0; p < indices.length && p < where.length; p++) {
       if (indices[p] == i) {
-        LocatedBlock internal = StripedBlockUtil.constructInternalBlock(group, p, cellSize, k, i);
+        LocatedBlock internal = StripedBlockUtil.constructInternalBlock(group, p, rowBytes, k, i);
         DatanodeInfo[] at = HadoopCompat.locations(internal);
         return at != null && at.length > 0 ? internal : null;
       }
