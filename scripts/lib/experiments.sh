@@ -602,7 +602,7 @@ ex_single_client_mp() { # exp1|exp2, options
   # Never fewer DataNodes than have stored blocks here: blocks on the others would keep the
   # restarted NameNode in safe mode.
   local have
-  have=$(ls -d "$CLUSTER_DIR"/dn[0-9]*/data 2>/dev/null | wc -l)
+  have=$( (ls -d "$CLUSTER_DIR"/dn[0-9]*/data 2>/dev/null || true) | wc -l)
   ((have > datanodes)) && datanodes=$have
   ((datanodes >= need)) || die "experiment $id: k = $ks needs $need DataNodes, --datanodes is $datanodes"
   json=${json:-$POCACHE_HOME/docs/results/experiments/$id-mp.json}
@@ -673,7 +673,7 @@ ex_multi_client_mp() { # options
   done
   ((datanodes >= 6)) || die "experiment exp5: the striped rows (RS-4-2) need 6 DataNodes, --datanodes is $datanodes"
   local have
-  have=$(ls -d "$CLUSTER_DIR"/dn[0-9]*/data 2>/dev/null | wc -l)
+  have=$( (ls -d "$CLUSTER_DIR"/dn[0-9]*/data 2>/dev/null || true) | wc -l)
   ((have > datanodes)) && datanodes=$have
   local capacity=$((cacheblocks * block * 1048576))
   if ! cl_alive namenode || [[ $(cl_get code_k) != 4 || $(cl_get datanodes) -lt $datanodes \
