@@ -98,6 +98,8 @@ public class TestClientFaults {
         c.hdfs.cluster().stopDataNode(3); // the only replica of block 3
         readAndVerify(fs, p, 23);
         assertEquals(1, fs.proactiveOpens());
+        // Its direct read failed, and the piece went to HDFS's positional read (which failed too).
+        assertTrue("no piece went through HDFS's positional read", fs.positionalReads() >= 1);
       }
     }
   }
