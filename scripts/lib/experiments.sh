@@ -569,6 +569,17 @@ ex_plot() {
 # Experiments 1 and 2 on the multi-process cluster: per k, the cluster runs with
 # dfs.pocache.code.k = k (restarted when it does not), the files are written and cached,
 # then read without and with DataNode 1 shaped to 1/factor (MultiProcessReads).
+# The larger of $1 and the DataNodes that have stored blocks here: a cluster restarted with
+# fewer would keep the NameNode in safe mode, waiting for the others' blocks.
+ex_at_least_stored() { # datanodes
+  local n=$1 have=0 d
+  for d in "$CLUSTER_DIR"/dn[0-9]*/data; do
+    [[ -d "$d" ]] && have=$((have + 1))
+  done
+  ((have > n)) && n=$have
+  echo "$n"
+}
+
 ex_single_client_mp() { # exp1|exp2, options
   local id=$1
   shift
@@ -599,11 +610,7 @@ ex_single_client_mp() { # exp1|exp2, options
     ((w > need)) && need=$w
   done
   [[ -n "$datanodes" ]] || datanodes=$need
-  # Never fewer DataNodes than have stored blocks here: blocks on the others would keep the
-  # restarted NameNode in safe mode.
-  local have
-  have=$( (ls -d "$CLUSTER_DIR"/dn[0-9]*/data 2>/dev/null || true) | wc -l)
-  ((have > datanodes)) && datanodes=$have
+  datanodes=$(ex_at_least_stored "$datanodes")
   ((datanodes >= need)) || die "experiment $id: k = $ks needs $need DataNodes, --datanodes is $datanodes"
   json=${json:-$POCACHE_HOME/docs/results/experiments/$id-mp.json}
   plot=${plot:-${json%.json}.png}
@@ -672,9 +679,7 @@ ex_multi_client_mp() { # options
     [[ "$v" =~ ^[0-9]+$ && $v -ge 1 ]] || die "experiment exp5: --block-mib, --cache-blocks and --datanodes must be whole numbers >= 1, got '$v'"
   done
   ((datanodes >= 6)) || die "experiment exp5: the striped rows (RS-4-2) need 6 DataNodes, --datanodes is $datanodes"
-  local have
-  have=$( (ls -d "$CLUSTER_DIR"/dn[0-9]*/data 2>/dev/null || true) | wc -l)
-  ((have > datanodes)) && datanodes=$have
+  datanodes=$(ex_at_least_stored "$datanodes")
   local capacity=$((cacheblocks * block * 1048576))
   if ! cl_alive namenode || [[ $(cl_get code_k) != 4 || $(cl_get datanodes) -lt $datanodes \
       || $(cl_get pocache) != on ]] \

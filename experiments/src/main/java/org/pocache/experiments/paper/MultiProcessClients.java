@@ -313,7 +313,7 @@ public final class MultiProcessClients {
     Process p = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
     String text;
     try (java.io.InputStream in = p.getInputStream()) {
-      text = new String(readAll(in), java.nio.charset.StandardCharsets.US_ASCII).trim();
+      text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim();
     }
     try {
       if (p.waitFor() != 0) {
@@ -328,15 +328,6 @@ public final class MultiProcessClients {
     } catch (NumberFormatException e) {
       throw new IOException("'" + command + "' printed '" + text + "', not a byte count");
     }
-  }
-
-  private static byte[] readAll(java.io.InputStream in) throws IOException {
-    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-    byte[] buf = new byte[4096];
-    for (int n; (n = in.read(buf)) > 0; ) {
-      b.write(buf, 0, n);
-    }
-    return b.toByteArray();
   }
 
   private static int cachedUnder(ManagerClient m, String dir) throws IOException {

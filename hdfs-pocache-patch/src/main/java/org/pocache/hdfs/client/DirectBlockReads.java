@@ -149,7 +149,7 @@ final class DirectBlockReads {
   void read(long s, int j0, int i, byte[] b, int n, Watch watch) throws IOException {
     if (GET_BLOCK_READER != null && !mismatched) {
       try {
-        if (striped ? readDirect(s, j0, i, b, n, watch) : readReplicated(s, j0, i, b, n, watch)) {
+        if (readDirect(s, j0, i, b, n, watch)) {
           return;
         }
       } catch (LinkageError e) {
@@ -177,43 +177,25 @@ final class DirectBlockReads {
     }
   }
 
-  /** The piece read straight from its internal block; false if it was not (then it is HDFS's to read). */
+  /**
+   * The piece read straight from its block (internal block), from the first of its
+   * locations that has not failed a direct read; false if it was not (then it is
+   * HDFS's to read).
+   */
   private boolean readDirect(long s, int j0, int i, byte[] b, int n, Watch watch) {
     String addr = null;
     try {
-      LocatedBlock internal = internalBlock(s, i);
-      if (internal == null) {
-        return false;
+      LocatedBlock block;
+      long offset;
+      if (striped) {
+        block = internalBlock(s, i);
+        offset = (long) j0 * rowBytes;
+      } else {
+        long at = layout.fileOffset(s, j0, i, 0);
+        block = blockAt(at);
+        offset = block == null ? 0 : at - block.getStartOffset();
       }
-      DatanodeInfo dn = HadoopCompat.locations(internal)[0];
-      addr = dn.getXferAddr(viaHostname);
-      if (failed.contains(addr)) {
-        return false;
-      }
-      StorageType[] types = internal.getStorageTypes();
-      readDirect(internal, dn, types != null && types.length > 0 ? types[0] : StorageType.DEFAULT, addr,
-          (long) j0 * rowBytes, b, n, watch);
-      return true;
-    } catch (Stopped e) {
-      throw e; // not a failure: nobody waits for these bytes
-    } catch (IOException | RuntimeException e) {
-      if (addr != null) {
-        failed.add(addr);
-      }
-      blocks = null; // locations or tokens may have changed: HDFS's reads refetch them
-      PoCacheFileSystem.warnOnce("A read of an erasure-coded file's internal block failed; such reads"
-          + " go through HDFS's striped stream, cell by cell, for the rest of the stream", e);
-      return false;
-    }
-  }
-
-  /** A replicated file's piece read straight from its block; false if it was not (then it is HDFS's to read). */
-  private boolean readReplicated(long s, int j0, int i, byte[] b, int n, Watch watch) {
-    String addr = null;
-    try {
-      long at = layout.fileOffset(s, j0, i, 0);
-      LocatedBlock block = blockAt(at);
-      if (block == null || at + n > block.getStartOffset() + block.getBlockSize()) {
+      if (block == null || offset + n > block.getBlockSize()) {
         return false;
       }
       DatanodeInfo[] where = HadoopCompat.locations(block);
@@ -223,7 +205,7 @@ final class DirectBlockReads {
         if (!failed.contains(a)) {
           addr = a;
           readDirect(block, where[r], types != null && r < types.length ? types[r] : StorageType.DEFAULT, a,
-              at - block.getStartOffset(), b, n, watch);
+              offset, b, n, watch);
           return true;
         }
       }
@@ -235,8 +217,11 @@ final class DirectBlockReads {
         failed.add(addr);
       }
       blocks = null; // locations or tokens may have changed: HDFS's reads refetch them
-      PoCacheFileSystem.warnOnce("A direct read of a block failed; reads from its DataNode go through HDFS's"
-          + " positional read for the rest of the stream", e);
+      PoCacheFileSystem.warnOnce(striped
+          ? "A read of an erasure-coded file's internal block failed; such reads go through HDFS's striped"
+              + " stream, cell by cell, for the rest of the stream"
+          : "A direct read of a block failed; reads from its DataNode go through HDFS's positional read for"
+              + " the rest of the stream", e);
       return false;
     }
   }
