@@ -120,7 +120,12 @@ public final class LineCheck {
               + " substripes decoded");
         }
         if (args.length == 4) {
-          straggler.setDelayPerRead(3000);
+          // Longer than for the in-process read: the shaded client is a fresh JVM whose first
+          // subblocks, slow on a loaded machine, set the deadline it races a late one by (at
+          // least the 1 s cold bar, 3x their mean after), and its first parity fetch connects to
+          // Redis. With 3 s, on a machine whose two cores were kept busy, the stalled bytes came
+          // first in 3 of 5 runs (the read correct, nothing rebuilt); with 20 s, in none of 5.
+          straggler.setDelayPerRead(20_000);
           try {
             shadedCat(new File(args[1]), new File(args[2]), new File(args[3]), client, p, data);
           } finally {
