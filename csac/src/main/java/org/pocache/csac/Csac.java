@@ -18,9 +18,11 @@ package org.pocache.csac;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
@@ -47,6 +49,18 @@ import org.pocache.csac.policy.PredictionPolicy;
  *       {@code exclusiveLimitMillis}, G_a is consulted again for files that touch
  *       no straggler (files on stragglers are still always admitted).</li>
  * </ul>
+ *
+ * <p>Beyond the paper, optionally (given a second instance of G_e for them): while
+ * stragglers are known, eviction takes the files with no block on them first, in
+ * G_e's order, and a file on a straggler only when no other is left (in the order of
+ * the second instance, which sees every read too).
+ * Line 7 already admits only files on stragglers then; without this, G_e judges
+ * those files against popular files on healthy DataNodes whose parity saves no read
+ * from a straggler, and an LFU or LRU evicts a straggler's file read once to keep
+ * them, so its next read meets the straggler. A file G_e offers as victim while it
+ * is on a straggler is taken out of G_e ("kept") and put back when the list no
+ * longer names any of its DataNodes: each file is moved at most once per change of
+ * the list, so the cost per access stays that of G_e.
  */
 public final class Csac {
   private final long capacity;
@@ -57,7 +71,14 @@ public final class Csac {
   private final long exclusiveLimitMillis;
   private final LongSupplier clock;
 
+  private final boolean keepStragglerFiles;
+  private final EvictionPolicy keptEviction;
+
   private final LongLongMap cached = new LongLongMap(); // file id -> weight in cache
+  /** The DataNodes of each cached file, kept only with keepStragglerFiles. */
+  private final Map<Long, FileRef> refs = new HashMap<>();
+  /** Cached files on a straggler, taken out of G_e into keptEviction: id -> weight. */
+  private final LongLongMap kept = new LongLongMap();
   private long available;
   private Set<String> stragglers = Collections.emptySet();
   private long stragglersSince = -1;
@@ -68,10 +89,13 @@ public final class Csac {
    * @param prefetchRatio theta_p in [0, 1]
    * @param exclusiveLimitMillis how long a non-empty straggler list may keep G_a
    *     from being consulted (Long.MAX_VALUE: never, as in the paper)
+   * @param keptEviction null for G_e alone (as in the paper); else a second, empty
+   *     instance of G_e's kind: eviction then spares files on known stragglers while
+   *     there are others, and this orders them
    * @throws IllegalArgumentException naming the bad argument
    */
   public Csac(long capacity, AdmissionPolicy admission, EvictionPolicy eviction, PredictionPolicy prediction,
-      double prefetchRatio, long exclusiveLimitMillis, LongSupplier clock) {
+      double prefetchRatio, long exclusiveLimitMillis, EvictionPolicy keptEviction, LongSupplier clock) {
     if (capacity <= 0) {
       throw new IllegalArgumentException("cache capacity T must be > 0, got " + capacity);
     }
@@ -92,6 +116,11 @@ public final class Csac {
     this.prediction = prediction;
     this.prefetchRatio = prefetchRatio;
     this.exclusiveLimitMillis = exclusiveLimitMillis;
+    if (keptEviction == eviction) {
+      throw new IllegalArgumentException("the kept files' eviction policy must be a second instance, not G_e itself");
+    }
+    this.keepStragglerFiles = keptEviction != null;
+    this.keptEviction = keptEviction;
     this.clock = clock;
   }
 
@@ -133,9 +162,36 @@ public final class Csac {
     } else if (stragglers.isEmpty() || added) {
       stragglersSince = clock.getAsLong();
     }
+    boolean changed = !s.equals(stragglers);
     stragglers = s;
     newStragglers |= added;
+    if (changed && kept.size() > 0) {
+      releaseKept();
+    }
     return added;
+  }
+
+  /** Files whose DataNodes are all off the new straggler list go back to G_e. */
+  private void releaseKept() {
+    long[] ids = new long[kept.size()];
+    int[] n = {0};
+    kept.forEach((id, w) -> {
+      ids[n[0]++] = id;
+      return w;
+    });
+    for (int i = 0; i < n[0]; i++) {
+      FileRef r = refs.get(ids[i]);
+      if (r == null || !r.touches(stragglers)) {
+        long w = kept.remove(ids[i], -1);
+        keptEviction.onRemove(ids[i]);
+        eviction.onInsert(ids[i], w);
+      }
+    }
+  }
+
+  /** Files taken out of G_e because they are on a straggler (for tests and metrics). */
+  public int keptFiles() {
+    return kept.size();
   }
 
   /** Lines 4-12. */
@@ -180,7 +236,11 @@ public final class Csac {
     boolean isCached = cached.containsKey(f.id());
     admission.record(f.id());
     prediction.record(f.id());
-    eviction.onAccess(f.id(), isCached);
+    boolean isKept = isCached && kept.containsKey(f.id());
+    eviction.onAccess(f.id(), isCached && !isKept);
+    if (keepStragglerFiles) {
+      keptEviction.onAccess(f.id(), isKept);
+    }
     if (decision != Decision.SHOULD_CACHE || isCached) {
       return Collections.emptyList();
     }
@@ -199,21 +259,60 @@ public final class Csac {
     }
     List<Long> evicted = new ArrayList<>(2);
     while (available < f.weight()) {
-      long victim = eviction.victim(f.id());
+      long victim = victim(f.id());
       long w = victim < 0 ? -1 : cached.remove(victim, -1);
       if (w < 0) {
         // The policy lost track of the cache: fail loudly rather than loop or overfill.
         throw new IllegalStateException(eviction.name() + " offered victim " + victim + " with "
             + cached.size() + " files cached and " + available + " of " + capacity + " free");
       }
-      eviction.onEvict(victim);
+      if (kept.remove(victim, -1) >= 0) {
+        keptEviction.onEvict(victim);
+      } else {
+        eviction.onEvict(victim);
+      }
+      refs.remove(victim);
       available += w;
       evicted.add(victim);
     }
     available -= f.weight();
     cached.put(f.id(), f.weight(), -1);
-    eviction.onInsert(f.id(), f.weight());
+    if (!keepStragglerFiles) {
+      eviction.onInsert(f.id(), f.weight());
+      return evicted;
+    }
+    refs.put(f.id(), f);
+    if (f.touches(stragglers)) {
+      kept.put(f.id(), f.weight(), -1);
+      keptEviction.onInsert(f.id(), f.weight());
+    } else {
+      eviction.onInsert(f.id(), f.weight());
+    }
     return evicted;
+  }
+
+  /**
+   * G_e's victim; with kept files and stragglers known, the first of its victims on
+   * no straggler (those on one move to keptEviction), else keptEviction's.
+   */
+  private long victim(long protectedId) {
+    if (!keepStragglerFiles || stragglers.isEmpty()) {
+      return eviction.victim(protectedId);
+    }
+    for (;;) {
+      long v = eviction.victim(protectedId);
+      if (v < 0) {
+        return keptEviction.victim(protectedId);
+      }
+      FileRef r = refs.get(v);
+      if (r == null || !r.touches(stragglers)) {
+        return v;
+      }
+      long w = cached.get(v, -1);
+      eviction.onRemove(v);
+      kept.put(v, w, -1);
+      keptEviction.onInsert(v, w);
+    }
   }
 
   /** Drops a file (deleted, renamed over, or its parity found bad). Returns whether it was cached. */
@@ -221,6 +320,10 @@ public final class Csac {
     prediction.forget(fileId);
     long w = cached.remove(fileId, -1);
     eviction.onRemove(fileId);
+    refs.remove(fileId);
+    if (kept.remove(fileId, -1) >= 0) {
+      keptEviction.onRemove(fileId);
+    }
     if (w >= 0) {
       available += w;
       return true;
@@ -264,10 +367,16 @@ public final class Csac {
     return out;
   }
 
-  /** A consistency check for tests: the cached weights add up to T - A. */
+  /** A consistency check for tests: the cached weights add up to T - A, and every kept file is cached. */
   boolean accountingHolds() {
     long[] sum = {0};
     cached.forEach((id, w) -> sum[0] += w);
-    return sum[0] == capacity - available && available >= 0;
+    boolean[] keptCached = {true};
+    kept.forEach((id, w) -> {
+      keptCached[0] &= cached.get(id, -1) == w;
+      return w;
+    });
+    return sum[0] == capacity - available && available >= 0 && keptCached[0]
+        && (!keepStragglerFiles || refs.size() == cached.size());
   }
 }

@@ -39,9 +39,14 @@ public class TestCsac {
   }
 
   private Csac csac(long capacity, String admission, String eviction, double thetaP, long exclusiveLimit) {
+    return csac(capacity, admission, eviction, thetaP, exclusiveLimit, false);
+  }
+
+  private Csac csac(long capacity, String admission, String eviction, double thetaP, long exclusiveLimit,
+      boolean keepStragglerFiles) {
     return new Csac(capacity, Policies.admission("a", admission, capacity, 1000),
         Policies.eviction("e", eviction, capacity), Policies.prediction("p", "recency", 1000), thetaP,
-        exclusiveLimit, now::get);
+        exclusiveLimit, keepStragglerFiles ? Policies.eviction("e", eviction, capacity) : null, now::get);
   }
 
   private static FileRef file(long id, long weight, String... dns) {
@@ -135,33 +140,89 @@ public class TestCsac {
   }
 
   @Test
+  public void filesOnAStragglerAreEvictedLastWhenKept() {
+    for (String e : Policies.EVICTION) {
+      for (boolean keep : new boolean[] {false, true}) {
+        Csac c = csac(4, "cache-upon-access", e, 0, Long.MAX_VALUE, keep);
+        // Four popular files on healthy DataNodes fill the cache.
+        for (int round = 0; round < 5; round++) {
+          for (long id = 1; id <= 4; id++) {
+            FileRef f = file(id, 1, "ok" + id);
+            c.update(f, c.query(f));
+          }
+        }
+        c.setStragglers(Collections.singleton("slow"));
+        // Four files on the straggler are read twice over, each read followed by reads of the
+        // healthy files.
+        int stragglerMisses = 0;
+        for (int round = 0; round < 2; round++) {
+          for (long id = 11; id <= 14; id++) {
+            FileRef f = file(id, 1, "ok1", "slow");
+            Decision d = c.query(f);
+            stragglerMisses += d == Decision.CACHED ? 0 : 1;
+            c.update(f, d);
+            for (long h = 1; h <= 4; h++) {
+              FileRef healthy = file(h, 1, "ok" + h);
+              c.update(healthy, c.query(healthy));
+            }
+            assertTrue(e + " keep=" + keep, c.accountingHolds());
+          }
+        }
+        if (keep) {
+          assertEquals(e + ": only the first reads of the straggler's files miss", 4, stragglerMisses);
+          for (long id = 1; id <= 4; id++) {
+            assertFalse(e + ": healthy file " + id + " evicted first", c.isCached(id));
+          }
+          // With the cache full of kept files, the next one on the straggler evicts one of them.
+          FileRef next = file(15, 1, "slow");
+          assertEquals(e, 1, c.update(next, c.query(next)).size());
+          assertTrue(c.isCached(15));
+          // The straggler recovers: kept files go back to the eviction policy, and a healthy file
+          // is admitted in place of one of them.
+          c.setStragglers(Collections.<String>emptyList());
+          assertEquals(e, 0, c.keptFiles());
+          FileRef healthy = file(1, 1, "ok1");
+          assertEquals(e, 1, c.update(healthy, c.query(healthy)).size());
+          assertTrue(e + " accounting", c.accountingHolds());
+        } else if (e.equals("lru")) {
+          // The paper's G_e alone: LRU keeps the healthy files read since and evicts the
+          // straggler's, so their second reads meet the straggler too.
+          assertEquals(8, stragglerMisses);
+        }
+      }
+    }
+  }
+
+  @Test
   public void randomWorkloadsKeepTheAccountingRightForEveryPolicy() {
     for (String e : Policies.EVICTION) {
       for (String a : Policies.ADMISSION) {
-        Random r = new Random(e.hashCode() ^ a.hashCode());
-        Csac c = csac(50, a, e, 0.3, 1000);
-        for (int i = 0; i < 20_000; i++) {
-          now.addAndGet(10);
-          if (i % 500 == 0) {
-            c.setStragglers(r.nextBoolean() ? Collections.<String>emptyList()
-                : Collections.singleton("dn" + r.nextInt(7)));
+        for (boolean keep : new boolean[] {false, true}) {
+          Random r = new Random(e.hashCode() ^ a.hashCode());
+          Csac c = csac(50, a, e, 0.3, 1000, keep);
+          for (int i = 0; i < 20_000; i++) {
+            now.addAndGet(10);
+            if (i % 500 == 0) {
+              c.setStragglers(r.nextBoolean() ? Collections.<String>emptyList()
+                  : Collections.singleton("dn" + r.nextInt(7)));
+            }
+            long id = (long) Math.abs(r.nextGaussian() * 60);
+            FileRef f = file(id, 1 + id % 5);
+            if (r.nextInt(100) == 0) {
+              c.remove(id);
+              continue;
+            }
+            Decision d = c.query(f);
+            List<Long> evicted = c.update(f, d);
+            assertFalse(e + "/" + a + "/" + keep + ": admitted file evicted itself", evicted.contains(id));
+            for (long v : evicted) {
+              assertFalse(c.isCached(v));
+            }
+            if (d == Decision.SHOULD_CACHE) {
+              assertTrue(e + "/" + a, c.isCached(id));
+            }
+            assertTrue(e + "/" + a + " at step " + i, c.accountingHolds());
           }
-          long id = (long) Math.abs(r.nextGaussian() * 60);
-          FileRef f = file(id, 1 + id % 5);
-          if (r.nextInt(100) == 0) {
-            c.remove(id);
-            continue;
-          }
-          Decision d = c.query(f);
-          List<Long> evicted = c.update(f, d);
-          assertFalse(e + "/" + a + ": admitted file evicted itself", evicted.contains(id));
-          for (long v : evicted) {
-            assertFalse(c.isCached(v));
-          }
-          if (d == Decision.SHOULD_CACHE) {
-            assertTrue(e + "/" + a, c.isCached(id));
-          }
-          assertTrue(e + "/" + a + " at step " + i, c.accountingHolds());
         }
       }
     }

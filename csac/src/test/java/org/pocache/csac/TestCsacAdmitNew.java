@@ -28,7 +28,8 @@ public class TestCsacAdmitNew {
   public void stragglersDoNotBlockNewFiles() {
     long[] now = {0};
     Csac c = new Csac(100, Policies.admission("a", "cache-upon-access", 100, 10), Policies.eviction("e", "lru", 100),
-        Policies.prediction("p", "recency", 10), 0.1, Long.MAX_VALUE, () -> now[0]);
+        Policies.prediction("p", "recency", 10), 0.1, Long.MAX_VALUE,
+        Policies.eviction("e", "lru", 100), () -> now[0]);
     c.setStragglers(Collections.singleton("dn9"));
     FileRef fresh = new FileRef(1, 10);
     assertTrue(c.admitNew(fresh));

@@ -285,6 +285,13 @@ public final class PoCacheConfigKeys {
   public static final String CSAC_EXCLUSIVE_LIMIT_DEFAULT = "600000";
 
   /**
+   * While stragglers are known, evict files with no block on them first (in the eviction policy's order) and files
+   * on them only when no other is left, least recently read first; false: the eviction policy alone, as the paper.
+   */
+  public static final String CSAC_STRAGGLER_KEEP_KEY = "dfs.pocache.csac.straggler.keep";
+  public static final boolean CSAC_STRAGGLER_KEEP_DEFAULT = true;
+
+  /**
    * A write reservation or fill not committed within this long expires: its space is released and its keys deleted,
    * milliseconds.
    */

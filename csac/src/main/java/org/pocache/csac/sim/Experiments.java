@@ -72,7 +72,8 @@ public final class Experiments {
   public static List<Row> run(String experiment, int runs, String detector) {
     switch (experiment) {
       case "exp11":
-        return sweep(Arrays.asList("lru", "lfu", "arc", "s3fifo", "csac+lru", "csac+lfu", "csac+arc", "csac+s3fifo"),
+        return sweep(Arrays.asList("lru", "lfu", "arc", "s3fifo", "csac+lru", "csac+lfu", "csac+arc", "csac+s3fifo",
+            "paper-csac+lru", "paper-csac+lfu", "paper-csac+arc", "paper-csac+s3fifo"),
             sizes(0, 100, 10), runs, detector, 0, 0, false);
       case "exp13": {
         // Parity covers any one straggler of a cached file; a cached data block only the

@@ -26,12 +26,15 @@ import org.pocache.csac.policy.Policies;
 /**
  * Strategies by name: "lru", "lfu", "arc", "s3fifo" (plain, straggler-blind
  * parity caching with cache-upon-access); "csac+lru", "csac+lfu", "csac+arc",
- * "csac+s3fifo"; "csac+lfu+prefetch" (theta_p from the caller); "sr", "dc1",
+ * "csac+s3fifo" (CSAC keeping the files on stragglers, as the Manager does by
+ * default); "paper-csac+lru" and so on (eviction by G_e alone, as the paper's
+ * Algorithm 1); "csac+lfu+prefetch" (theta_p from the caller); "sr", "dc1",
  * "dc2" (data caching); "agar" (knapsack planner).
  */
 public final class Strategies {
   public static final List<String> NAMES = Arrays.asList("lru", "lfu", "arc", "s3fifo", "csac+lru", "csac+lfu",
-      "csac+arc", "csac+s3fifo", "csac+lfu+prefetch", "sr", "dc1", "dc2", "agar");
+      "csac+arc", "csac+s3fifo", "paper-csac+lru", "paper-csac+lfu", "paper-csac+arc", "paper-csac+s3fifo",
+      "csac+lfu+prefetch", "sr", "dc1", "dc2", "agar");
 
   private Strategies() {
   }
@@ -56,26 +59,28 @@ public final class Strategies {
     int k = w.files().get(0).dataNodes().length;
     switch (name) {
       case "sr":
-        return new DataCaching(DataCaching.Kind.SR, csac("lfu", capacity, 0, w), k);
+        return new DataCaching(DataCaching.Kind.SR, csac("lfu", capacity, 0, false, w), k);
       case "dc1":
-        return new DataCaching(DataCaching.Kind.DC1, csac("lfu", capacity, 0, w), k);
+        return new DataCaching(DataCaching.Kind.DC1, csac("lfu", capacity, 0, false, w), k);
       case "dc2":
-        return new DataCaching(DataCaching.Kind.DC2, csac("lfu", capacity, 0, w), k);
+        return new DataCaching(DataCaching.Kind.DC2, csac("lfu", capacity, 0, false, w), k);
       case "agar":
         return new AgarPlanner(capacity, 100, 0.05, byId);
       default:
-        boolean aware = name.startsWith("csac+");
+        boolean paper = name.startsWith("paper-");
+        boolean aware = name.startsWith("csac+") || paper;
         boolean prefetch = name.endsWith("+prefetch");
-        String eviction = name.replace("csac+", "").replace("+prefetch", "");
-        return new ParityCaching(name, csac(eviction, capacity, prefetch ? prefetchRatio : 0, w), aware, prefetch,
-            byId);
+        String eviction = name.replace("paper-", "").replace("csac+", "").replace("+prefetch", "");
+        return new ParityCaching(name, csac(eviction, capacity, prefetch ? prefetchRatio : 0, aware && !paper, w),
+            aware, prefetch, byId);
     }
   }
 
-  private static Csac csac(String eviction, long capacity, double prefetchRatio, Workload w) {
+  private static Csac csac(String eviction, long capacity, double prefetchRatio, boolean keepStragglerFiles,
+      Workload w) {
     return new Csac(capacity, Policies.admission("admission", "cache-upon-access", capacity, w.files().size()),
         Policies.eviction("eviction", eviction, capacity),
         Policies.prediction("prediction", "recency", Math.max(16, w.files().size())), prefetchRatio,
-        Long.MAX_VALUE, () -> 0L);
+        Long.MAX_VALUE, keepStragglerFiles ? Policies.eviction("eviction", eviction, capacity) : null, () -> 0L);
   }
 }

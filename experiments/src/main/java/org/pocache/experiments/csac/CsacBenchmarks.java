@@ -57,7 +57,7 @@ public class CsacBenchmarks {
     int ids = files + files / 4;
     csac = new Csac(files, Policies.admission("a", "cache-upon-access", files, files),
         Policies.eviction("e", eviction, files), Policies.prediction("p", "recency", files), 0.1, Long.MAX_VALUE,
-        () -> 0L);
+        Policies.eviction("e", eviction, files), () -> 0L);
     SplittableRandom r = new SplittableRandom(1);
     refs = new FileRef[ids];
     for (int i = 0; i < ids; i++) {

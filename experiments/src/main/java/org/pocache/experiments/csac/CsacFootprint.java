@@ -37,7 +37,7 @@ public final class CsacFootprint {
       long before = usedAfterGc(mem);
       Csac c = new Csac(files, Policies.admission("a", "cache-upon-access", files, files),
           Policies.eviction("e", eviction, files), Policies.prediction("p", "recency", files), 0.1, Long.MAX_VALUE,
-          () -> 0L);
+          Policies.eviction("e", eviction, files), () -> 0L);
       String[] dns = {"dn1", "dn2", "dn3", "dn4"};
       for (int i = 0; i < files; i++) {
         FileRef f = new FileRef(i, 1, dns);

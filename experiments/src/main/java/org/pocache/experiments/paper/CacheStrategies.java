@@ -187,7 +187,8 @@ final class CacheStrategies {
       this.estimated = estimated;
       this.csac = new Csac(capacityBlocks, Policies.admission("admission", "cache-upon-access", capacityBlocks,
           plan.files()), Policies.eviction("eviction", "lfu", capacityBlocks),
-          Policies.prediction("prediction", "recency", 16), 0, Long.MAX_VALUE, System::currentTimeMillis);
+          Policies.prediction("prediction", "recency", 16), 0, Long.MAX_VALUE, null,
+          System::currentTimeMillis);
       csac.setStragglers(estimated);
     }
 

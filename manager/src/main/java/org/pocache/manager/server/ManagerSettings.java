@@ -46,6 +46,7 @@ final class ManagerSettings {
   final int predictionHistory;
   final int expectedFiles;
   final long exclusiveLimitBytes;
+  final boolean keepStragglerFiles;
   final String admission;
   final String eviction;
   final String prediction;
@@ -84,6 +85,8 @@ final class ManagerSettings {
         PoCacheConfigKeys.CSAC_EXPECTED_FILES_DEFAULT, 1, 1_000_000_000);
     exclusiveLimitBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.CSAC_EXCLUSIVE_LIMIT_KEY,
         PoCacheConfigKeys.CSAC_EXCLUSIVE_LIMIT_DEFAULT, 0, Long.MAX_VALUE);
+    keepStragglerFiles = PoCacheConfig.getBoolean(conf, PoCacheConfigKeys.CSAC_STRAGGLER_KEEP_KEY,
+        PoCacheConfigKeys.CSAC_STRAGGLER_KEEP_DEFAULT);
     admission = conf.getTrimmed(PoCacheConfigKeys.CSAC_ADMISSION_KEY, PoCacheConfigKeys.CSAC_ADMISSION_DEFAULT);
     eviction = conf.getTrimmed(PoCacheConfigKeys.CSAC_EVICTION_KEY, PoCacheConfigKeys.CSAC_EVICTION_DEFAULT);
     prediction = conf.getTrimmed(PoCacheConfigKeys.CSAC_PREDICTION_KEY, PoCacheConfigKeys.CSAC_PREDICTION_DEFAULT);
@@ -101,7 +104,9 @@ final class ManagerSettings {
         Policies.admission(PoCacheConfigKeys.CSAC_ADMISSION_KEY, admission, capacityBytes, expectedFiles),
         Policies.eviction(PoCacheConfigKeys.CSAC_EVICTION_KEY, eviction, capacityBytes),
         Policies.prediction(PoCacheConfigKeys.CSAC_PREDICTION_KEY, prediction, predictionHistory), prefetchRatio,
-        exclusiveLimitBytes, clock);
+        exclusiveLimitBytes,
+        keepStragglerFiles ? Policies.eviction(PoCacheConfigKeys.CSAC_EVICTION_KEY, eviction, capacityBytes) : null,
+        clock);
   }
 
   /** The policies as the report shows them: admission/eviction/prediction. */

@@ -40,6 +40,7 @@ public class TestCacheServiceConfig {
     bad(PoCacheConfigKeys.CSAC_PREFETCH_RATIO_KEY, "1.5", "[0.0, 1.0]");
     bad(PoCacheConfigKeys.MANAGER_RESERVATION_TTL_KEY, "soon", "optionally with a unit (ms, s, m, h, d)");
     bad(PoCacheConfigKeys.REDIS_HOSTS_KEY, "nohostport", "");
+    bad(PoCacheConfigKeys.CSAC_STRAGGLER_KEEP_KEY, "yes", "dfs.pocache.csac.straggler.keep must be true or false");
   }
 
   @Test
