@@ -57,10 +57,11 @@ import org.pocache.csac.policy.PredictionPolicy;
  * Line 7 already admits only files on stragglers then; without this, G_e judges
  * those files against popular files on healthy DataNodes whose parity saves no read
  * from a straggler, and an LFU or LRU evicts a straggler's file read once to keep
- * them, so its next read meets the straggler. A file G_e offers as victim while it
- * is on a straggler is taken out of G_e ("kept") and put back when the list no
- * longer names any of its DataNodes: each file is moved at most once per change of
- * the list, so the cost per access stays that of G_e.
+ * them, so its next read meets the straggler. A file admitted while on a straggler
+ * goes to the second instance ("kept"); one G_e offers as victim while it is on a
+ * straggler is moved there; a kept file goes back to G_e when the list no longer
+ * names any of its DataNodes. Each file moves at most once per change of the list,
+ * so an access costs G_e's onAccess twice, no more.
  */
 public final class Csac {
   private final long capacity;
