@@ -39,6 +39,11 @@ final class CallerBufferGuard {
   /** A copy begun with {@link #beginCopy} ended; {@code whole}: all of {@code p} is in the caller's buffer. */
   synchronized void endCopy(Piece p, boolean whole) {
     p.copiedWhole(whole);
+    endCopy();
+  }
+
+  /** A copy of part of a piece, begun with {@link #beginCopy}, ended. */
+  synchronized void endCopy() {
     if (--copying == 0) {
       notifyAll();
     }

@@ -120,7 +120,17 @@ final class DirectBlockReads {
 
     /** Whether the bytes are no longer wanted (the piece was decoded, and its read is late). */
     boolean unwanted();
+
+    /**
+     * Bytes {@code [from, to)} of the array are in, and more are to come: they may be
+     * passed on now rather than all at the end (called every {@link #STREAM_BYTES} or so).
+     */
+    default void arrived(int from, int to) {
+    }
   }
+
+  /** How many bytes a direct read takes in between two {@link Watch#arrived} calls, at least. */
+  static final int STREAM_BYTES = 256 << 10;
 
   /**
    * Thrown by a read whose {@link Watch} said its bytes are no longer wanted: it stopped,
@@ -271,6 +281,7 @@ final class DirectBlockReads {
     }
     try {
       int done = 0;
+      int reported = 0;
       boolean paced = watch == null;
       while (done < n) {
         if (watch != null && watch.unwanted()) {
@@ -287,6 +298,10 @@ final class DirectBlockReads {
         if (!paced && done >= Math.min(rowBytes, n)) {
           watch.firstCell();
           paced = true;
+        }
+        if (watch != null && done - reported >= STREAM_BYTES && done < n) {
+          watch.arrived(reported, done);
+          reported = done;
         }
       }
     } finally {

@@ -511,11 +511,26 @@ final class ProactiveReader {
       p.reading(done.submit(() -> {
         boolean ok = false;
         Runnable inFlight = sources.reading(locations.of(s, i), n);
+        // Bytes of b already in the caller's buffer: a direct read passes them on as they come,
+        // so that only its last bytes are copied after it ends.
+        int[] streamed = {0};
         try {
           long t0 = System.nanoTime();
           try {
             if (direct != null) {
               direct.read(s, j0, i, b, n, new DirectBlockReads.Watch() {
+                @Override
+                public void arrived(int from, int to) {
+                  if (from == streamed[0] && guard.beginCopy()) {
+                    try {
+                      copyOut(i, b, from, to);
+                      streamed[0] = to;
+                    } finally {
+                      guard.endCopy();
+                    }
+                  }
+                }
+
                 @Override
                 public void firstCell() {
                   if (firstRows && p.firstRowAt(System.nanoTime())) {
@@ -546,7 +561,7 @@ final class ProactiveReader {
           if (guard.beginCopy()) {
             boolean whole = false;
             try {
-              copyOut(i, b); // outside any monitor: pieces arriving together copy at once
+              copyOut(i, b, streamed[0], n); // outside any monitor: pieces arriving together copy at once
               whole = true;
             } finally {
               guard.endCopy(p, whole);
@@ -711,11 +726,21 @@ final class ProactiveReader {
 
     /** Copies piece i (from {@code from}) into the caller's buffer; only inside the guard, or after it closed. */
     private void copyOut(int i, byte[] from) {
-      for (int c = 0; c < count; c++) {
-        int n = stored[c][i];
-        if (n > 0) {
-          long at = layout.fileOffset(s, j0 + c, i, 0);
-          System.arraycopy(from, c * pieceBytes, buf, off + (int) (at - pos), n);
+      copyOut(i, from, 0, count * pieceBytes);
+    }
+
+    /**
+     * Copies bytes {@code [lo, hi)} of piece i's array (row c at {@code c * pieceBytes})
+     * into the caller's buffer, stored bytes only; under the same rule as the whole copy.
+     */
+    private void copyOut(int i, byte[] from, int lo, int hi) {
+      for (int c = lo / pieceBytes; c < count && c * pieceBytes < hi; c++) {
+        int rowStart = c * pieceBytes;
+        int a = Math.max(lo, rowStart);
+        int e = Math.min(hi, rowStart + stored[c][i]);
+        if (e > a) {
+          long at = layout.fileOffset(s, j0 + c, i, a - rowStart);
+          System.arraycopy(from, a, buf, off + (int) (at - pos), e - a);
         }
       }
     }

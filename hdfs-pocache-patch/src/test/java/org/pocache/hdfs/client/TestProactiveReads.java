@@ -20,6 +20,8 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -184,6 +186,55 @@ public class TestProactiveReads {
         return false;
       }
     }, 50, 10_000);
+  }
+
+  /**
+   * A direct read passes its bytes on to the caller's buffer as they come, not all at its
+   * end: with the parity unusable (corrupt) the read waits for a slow DataNode's piece
+   * (4 s for its 1 MiB), and that piece's first bytes are in the caller's buffer seconds
+   * before the read ends (all at once when it ends, without streaming).
+   */
+  @Test
+  public void aDirectReadPassesItsBytesOnAsTheyCome() throws Exception {
+    Path p = new Path("/proactive/streamed");
+    ParityDescriptor d = cachedFile(p, 23);
+    for (int j = 0; j < BLOCK / SUBBLOCK; j++) {
+      String key = "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:" + j + ":0";
+      redis.client().call("SETRANGE", key, "200", "garbage!");
+    }
+    byte[] buf = new byte[(int) (4 * BLOCK)];
+    AtomicBoolean done = new AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong endedAt = new java.util.concurrent.atomic.AtomicLong();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    hdfs.throttle(3).setBandwidth(256 << 10); // its 1 MiB piece takes about 4 s
+    try (FileSystem own = FileSystem.newInstance(hdfs.fs().getUri(), fs.getConf())) {
+      Thread reader = new Thread(() -> {
+        try (FSDataInputStream in = own.open(p)) {
+          in.readFully(0, buf);
+          endedAt.set(System.nanoTime());
+        } catch (Throwable t) {
+          failure.set(t);
+        } finally {
+          done.set(true);
+        }
+      });
+      reader.start();
+      int firstBytes = DirectBlockReads.STREAM_BYTES;
+      GenericTestUtils.waitFor(() -> done.get()
+          || DataPattern.firstMismatch(23, 3 * BLOCK, buf, (int) (3 * BLOCK), firstBytes) < 0, 10, 30_000);
+      long seenAt = System.nanoTime();
+      reader.join(60_000);
+      assertTrue(done.get());
+      if (failure.get() != null) {
+        throw new AssertionError("the read failed", failure.get());
+      }
+      long before = (endedAt.get() - seenAt) / 1_000_000;
+      assertTrue("the slow piece's first " + firstBytes + " bytes were in the caller's buffer only " + before
+          + " ms before the read ended", before >= 1000);
+      assertEquals("first wrong byte", -1, DataPattern.firstMismatch(23, 0, buf, 0, buf.length));
+    } finally {
+      hdfs.throttle(3).reset();
+    }
   }
 
   @Test
