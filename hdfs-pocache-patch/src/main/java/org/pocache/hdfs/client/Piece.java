@@ -55,6 +55,8 @@ final class Piece {
   /** When its read was started (System.nanoTime), 0 if never; for the trace. */
   private long startedAt;
   private boolean copied;
+  /** Rows of its run wholly in its array, as its read reported them. */
+  private volatile int rowsIn;
 
   Piece(int index, int bytes, byte[] array, State state) {
     this.index = index;
@@ -80,6 +82,20 @@ final class Piece {
   /** When its read finished (System.nanoTime); 0 before. */
   long arrivedAt() {
     return arrivedAt;
+  }
+
+  /** Read threads: {@code rows} rows of the run are wholly in the array; true if that is more than before. */
+  boolean rowsIn(int rows) {
+    if (rows <= rowsIn) {
+      return false;
+    }
+    rowsIn = rows;
+    return true;
+  }
+
+  /** Rows of its run wholly in its array (all of them once it arrived). */
+  int rowsIn() {
+    return rowsIn;
   }
 
   /** Whether its read copied it whole into the caller's buffer. */

@@ -71,6 +71,8 @@ final class ProactiveReader {
   static final class Outcome {
     int substripes;
     int decoded;
+    /** Of the decoded substripes, those decoded ahead, while the other pieces' later rows were on their way. */
+    int decodedAhead;
     /** Parity GETs made (one per run of substripes fetched together). */
     int parityFetches;
     boolean parityMissing;
@@ -80,6 +82,7 @@ final class ProactiveReader {
     synchronized void add(Outcome o) {
       substripes += o.substripes;
       decoded += o.decoded;
+      decodedAhead += o.decodedAhead;
       parityFetches += o.parityFetches;
       parityMissing |= o.parityMissing;
       parityCorrupt |= o.parityCorrupt;
@@ -128,6 +131,12 @@ final class ProactiveReader {
    * row: the piece's pace is known then, before the rest of the run arrives.
    */
   private static final Future<Integer> FIRST_ROW = java.util.concurrent.CompletableFuture.completedFuture(-2);
+
+  /**
+   * Put in a fetch's queue when a direct read has another whole row of its run in: with
+   * a piece left to parity and the parity in, rows are decoded as they come.
+   */
+  private static final Future<Integer> ROWS_IN = java.util.concurrent.CompletableFuture.completedFuture(-3);
 
   /** How often a fetch looks again at the backlog of a DataNode whose piece it holds. */
   static final long HELD_RECHECK_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
@@ -341,6 +350,23 @@ final class ProactiveReader {
     long decodeTo;
     /** When decoding proper started, after any opening of the parity. */
     long codingFrom;
+    /**
+     * Decoding ahead: rows of the pieces left to parity rebuilt while the other pieces'
+     * later rows are still on their way, so that once the last piece arrives only its
+     * last row is left to decode. False once it cannot help (the pieces left to parity
+     * changed, or a row did not check out).
+     */
+    boolean aheadOk = true;
+    /** The pieces decoded ahead (null before the first row is), and their rebuilt rows. */
+    int[] aheadErased;
+    byte[][] aheadOut;
+    /** Rows decoded ahead (from the run's first), and of those copied into the caller's buffer. */
+    int aheadRows;
+    int aheadCopiedRows;
+    /** Whether the final decode took over the rows decoded ahead. */
+    boolean aheadUsed;
+    /** Bytes the final decode rebuilt (not those decoded ahead). */
+    long finalDecodeBytes;
     /** What the completing thread took, in order; only at DEBUG. */
     final StringBuilder taken = LOG.isDebugEnabled() ? new StringBuilder() : null;
     /** Reads and the GET not yet taken from {@link #done}. */
@@ -528,6 +554,10 @@ final class ProactiveReader {
                     } finally {
                       guard.endCopy();
                     }
+                  }
+                  // Every row but the last is whole: rows below to / S are in.
+                  if (p.rowsIn(Math.min(count - 1, to / pieceBytes))) {
+                    finished.offer(ROWS_IN);
                   }
                 }
 
@@ -804,6 +834,12 @@ final class ProactiveReader {
             firstRows();
             continue;
           }
+          if (f == ROWS_IN) {
+            if (parityOk) {
+              decodeAhead();
+            }
+            continue;
+          }
           outstanding--;
           if (taken != null) {
             taken.append(' ').append(f == parityGet ? "P" : "?").append('@').append(ms(System.nanoTime()));
@@ -817,6 +853,8 @@ final class ProactiveReader {
               parityOk = usable(outcome);
               if (!parityOk) {
                 startSkipped(); // parity cannot stand in for them: read them after all
+              } else {
+                decodeAhead();
               }
             } else {
               Piece p = pieces[i];
@@ -824,6 +862,9 @@ final class ProactiveReader {
               lastArrival = anyArrived ? Math.max(lastArrival, p.arrivedAt()) : p.arrivedAt();
               anyArrived = true;
               paced(i, p.firstRowAt() != 0 ? p.firstRowAt() : p.arrivedAt());
+              if (parityOk) {
+                decodeAhead();
+              }
             }
           } catch (ExecutionException e) {
             Throwable c = e.getCause();
@@ -861,7 +902,9 @@ final class ProactiveReader {
       guard.closeAndAwait(); // from here on the caller's buffer is the caller's alone
       for (Piece p : pieces) {
         if (!p.copied()) {
-          copyOut(p.index, p.array()); // decoded, or virtual zeros (nothing stored)
+          // Decoded (its rows decoded ahead are in already), or virtual zeros (nothing stored).
+          int from = aheadUsed && p.state() == Piece.State.DECODED ? aheadCopiedRows * pieceBytes : 0;
+          copyOut(p.index, p.array(), from, count * pieceBytes);
         }
       }
       outcome.parityFetches += parityGet != null ? 1 : 0;
@@ -919,6 +962,9 @@ final class ProactiveReader {
       if (decodableAt != 0) {
         b.append(" decodable@").append(ms(decodableAt));
       }
+      if (aheadRows > 0) {
+        b.append(" ahead ").append(aheadRows).append(aheadUsed ? " rows" : " rows unused");
+      }
       if (decodeFrom != 0) {
         b.append(" decode@").append(ms(decodeFrom)).append('-').append(ms(decodeTo));
       }
@@ -972,12 +1018,9 @@ final class ProactiveReader {
       decodeFrom = System.nanoTime();
       boolean ok = decodeMissing(outcome);
       decodeTo = System.nanoTime();
-      if (ok) {
-        long bytes = 0;
-        for (Piece p : pieces) {
-          bytes += p.state() == Piece.State.DECODED ? p.bytes : 0;
-        }
-        DecodeCost.measured(bytes, decodeTo - codingFrom); // opening protected parity is not decoding
+      if (ok && finalDecodeBytes > 0) {
+        // Opening protected parity is not decoding, nor are the rows decoded ahead.
+        DecodeCost.measured(finalDecodeBytes, decodeTo - codingFrom);
       }
       return ok;
     }
@@ -989,6 +1032,84 @@ final class ProactiveReader {
         int c = x / m;
         if (values[x] != null && values[x].payloadLength() == len[c]) {
           values[x].copyPayloadTo(parityBytes[x % m], c * pieceBytes);
+        }
+      }
+    }
+
+    /**
+     * Rebuilds, row by row from the run's first, the rows that up to m pieces (left to
+     * parity, failed, or lagging) do not have while every other piece has them, and
+     * copies them into the caller's buffer: once the last of the others arrives, only its
+     * last row is left to decode. Needs the parity in and unpacked (opened, if protected);
+     * stops for good if the pieces missing a row change, or a row does not check out
+     * against its data CRCs (the final decode then decides).
+     */
+    private void decodeAhead() {
+      if (!aheadOk || !unpacked || parity == null) {
+        return;
+      }
+      int k = d.getK();
+      int m = d.getM();
+      ParityValue[] p = parity;
+      while (aheadRows < count) {
+        int c = aheadRows;
+        int n = 0;
+        int[] erased = new int[m];
+        for (Piece piece : pieces) {
+          if (!piece.have() && !(piece.state() == Piece.State.READING && piece.rowsIn() > c)) {
+            if (n == m) {
+              return; // more pieces lack row c than parity can rebuild
+            }
+            erased[n++] = piece.index;
+          }
+        }
+        if (n == 0) {
+          return; // row c is in everywhere: nothing to decode ahead
+        }
+        erased = java.util.Arrays.copyOf(erased, n);
+        if (aheadErased == null) {
+          aheadErased = erased;
+          aheadOut = new byte[n][];
+          for (int e = 0; e < n; e++) {
+            aheadOut[e] = leases.scratch(count * pieceBytes);
+          }
+        } else if (!java.util.Arrays.equals(aheadErased, erased)) {
+          aheadOk = false; // other pieces lag now: the final decode does it all
+          return;
+        }
+        byte[][] in = new byte[k + m][];
+        for (Piece piece : pieces) {
+          in[piece.index] = piece.array();
+        }
+        for (int e : erased) {
+          in[e] = null;
+        }
+        for (int r = 0; r < m; r++) {
+          in[k + r] = parityBytes[r];
+        }
+        int at = c * pieceBytes;
+        try {
+          access.coder().decode(in, at, erased, aheadOut, at, len[c]);
+        } catch (RuntimeException | LinkageError e) {
+          aheadOk = false;
+          return;
+        }
+        for (int e = 0; e < n; e++) {
+          if (Crc32c.of(aheadOut[e], at, stored[c][erased[e]]) != p[c * m].dataCrc(erased[e])) {
+            aheadOk = false;
+            return;
+          }
+        }
+        aheadRows++;
+        if (aheadCopiedRows == c && guard.beginCopy()) {
+          try {
+            for (int e = 0; e < n; e++) {
+              copyOut(erased[e], aheadOut[e], at, at + pieceBytes);
+            }
+            aheadCopiedRows = aheadRows;
+          } finally {
+            guard.endCopy();
+          }
         }
       }
     }
@@ -1025,10 +1146,17 @@ final class ProactiveReader {
         }
       }
       byte[][] out = new byte[missing][];
-      for (int e = 0; e < missing; e++) {
-        out[e] = leases.scratch(count * pieceBytes);
+      int first = 0;
+      if (aheadOk && aheadRows > 0 && java.util.Arrays.equals(aheadErased, erased)) {
+        out = aheadOut; // rows decoded ahead are done, and checked
+        first = aheadRows;
+        aheadUsed = true;
+      } else {
+        for (int e = 0; e < missing; e++) {
+          out[e] = leases.scratch(count * pieceBytes);
+        }
       }
-      for (int c = 0; c < count; c++) {
+      for (int c = first; c < count; c++) {
         int at = c * pieceBytes;
         try {
           access.coder().decode(in, at, erased, out, at, len[c]);
@@ -1038,6 +1166,7 @@ final class ProactiveReader {
         }
         for (int e = 0; e < missing; e++) {
           int i = erased[e];
+          finalDecodeBytes += stored[c][i];
           if (Crc32c.of(out[e], at, stored[c][i]) != p[c * m].dataCrc(i)) {
             outcome.parityCorrupt = true;
             return false; // never return bytes HDFS would not have returned
@@ -1050,6 +1179,7 @@ final class ProactiveReader {
         piece.decodedInto(out[e]);
         for (int c = 0; c < count; c++) {
           outcome.decoded += stored[c][piece.index] > 0 ? 1 : 0;
+          outcome.decodedAhead += c < first && stored[c][piece.index] > 0 ? 1 : 0;
         }
       }
       return true;

@@ -237,6 +237,31 @@ public class TestProactiveReads {
     }
   }
 
+  /**
+   * A stalled DataNode's piece is rebuilt row by row as the other pieces' rows arrive,
+   * not all at once after the last of them: with the other DataNodes at 2 MiB/s (their
+   * 1 MiB pieces take half a second, a row every 125 ms), every row of the stalled piece
+   * is decoded ahead, and the bytes are the file's.
+   */
+  @Test
+  public void aStalledPieceIsDecodedRowByRowAsTheOthersArrive() throws Exception {
+    Path p = new Path("/proactive/ahead");
+    cachedFile(p, 29);
+    try (FileSystem own = FileSystem.newInstance(hdfs.fs().getUri(), fs.getConf())) {
+      hdfs.throttle(1).setDelayPerRead(3000);
+      for (int i : new int[] {0, 2, 3}) {
+        hdfs.throttle(i).setBandwidth(2 << 20);
+      }
+      ProactiveReader.Outcome o = readWhole(own, p, 29);
+      assertEquals("the stalled piece's 4 substripes decoded", 4, o.decoded);
+      assertEquals("decoded ahead, while the other pieces were on their way", 4, o.decodedAhead);
+    } finally {
+      for (int i = 0; i < 4; i++) {
+        hdfs.throttle(i).reset();
+      }
+    }
+  }
+
   @Test
   public void sequentialReadsRebuildTheLateDataNodesPieces() throws Exception {
     Path p = new Path("/proactive/sequential");
