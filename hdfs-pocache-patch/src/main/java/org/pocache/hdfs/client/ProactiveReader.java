@@ -134,7 +134,7 @@ final class ProactiveReader {
 
   /**
    * Put in a fetch's queue when a direct read has another whole row of its run in: with
-   * a piece left to parity and the parity in, rows are decoded as they come.
+   * the parity in, the rows up to m pieces lack are decoded as the others' come.
    */
   private static final Future<Integer> ROWS_IN = java.util.concurrent.CompletableFuture.completedFuture(-3);
 
@@ -351,10 +351,10 @@ final class ProactiveReader {
     /** When decoding proper started, after any opening of the parity. */
     long codingFrom;
     /**
-     * Decoding ahead: rows of the pieces left to parity rebuilt while the other pieces'
-     * later rows are still on their way, so that once the last piece arrives only its
-     * last row is left to decode. False once it cannot help (the pieces left to parity
-     * changed, or a row did not check out).
+     * Decoding ahead: the rows up to m pieces lack (left to parity, failed or lagging)
+     * rebuilt while the other pieces' later rows are still on their way, so that once the
+     * last piece arrives only its last row is left to decode. False once it cannot help
+     * (other pieces came to lack a row, or a row did not check out).
      */
     boolean aheadOk = true;
     /** The pieces decoded ahead (null before the first row is), and their rebuilt rows. */
