@@ -93,7 +93,7 @@ final class Piece {
     return true;
   }
 
-  /** Rows of its run wholly in its array (all of them once it arrived). */
+  /** Rows of its run its read reported wholly in its array (never the last: that one comes with the arrival). */
   int rowsIn() {
     return rowsIn;
   }

@@ -133,8 +133,8 @@ final class ProactiveReader {
   private static final Future<Integer> FIRST_ROW = java.util.concurrent.CompletableFuture.completedFuture(-2);
 
   /**
-   * Put in a fetch's queue when a direct read has another whole row of its run in: with
-   * the parity in, the rows up to m pieces lack are decoded as the others' come.
+   * Put in a fetch's queue when a direct read has another whole row of its run in and the
+   * parity is in: the rows up to m pieces lack are decoded as the others' come.
    */
   private static final Future<Integer> ROWS_IN = java.util.concurrent.CompletableFuture.completedFuture(-3);
 
@@ -555,8 +555,9 @@ final class ProactiveReader {
                       guard.endCopy();
                     }
                   }
-                  // Every row but the last is whole: rows below to / S are in.
-                  if (p.rowsIn(Math.min(count - 1, to / pieceBytes))) {
+                  // Every row but the last is whole: rows below to / S are in. Told only once the
+                  // parity is in: the fetch looks at the rows in when the parity arrives anyway.
+                  if (p.rowsIn(Math.min(count - 1, to / pieceBytes)) && parity != null) {
                     finished.offer(ROWS_IN);
                   }
                 }

@@ -78,6 +78,14 @@ public class TestProactiveReads {
     return cluster.cachedPinnedFile(p, BLOCK, 4, seed);
   }
 
+  /** Flips payload bytes of every parity value of the file behind the store's back. */
+  private static void corruptEveryParityValue(ParityDescriptor d) throws Exception {
+    for (int j = 0; j < BLOCK / SUBBLOCK; j++) {
+      String key = "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:" + j + ":0";
+      redis.client().call("SETRANGE", key, "200", "garbage!");
+    }
+  }
+
   private static ProactiveReader.Outcome readWhole(Path p, long seed) throws Exception {
     return readWhole(fs, p, seed);
   }
@@ -164,11 +172,7 @@ public class TestProactiveReads {
   public void corruptParityIsNeverServed() throws Exception {
     Path p = new Path("/proactive/corrupt");
     ParityDescriptor d = cachedFile(p, 12);
-    // Flip payload bytes of every parity value behind the store's back.
-    for (int j = 0; j < BLOCK / SUBBLOCK; j++) {
-      String key = "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:" + j + ":0";
-      redis.client().call("SETRANGE", key, "200", "garbage!");
-    }
+    corruptEveryParityValue(d);
     hdfs.throttle(1).setDelayPerRead(500); // make parity the faster source, if it were trusted
     try {
       ProactiveReader.Outcome o = readWhole(p, 12);
@@ -198,10 +202,7 @@ public class TestProactiveReads {
   public void aDirectReadPassesItsBytesOnAsTheyCome() throws Exception {
     Path p = new Path("/proactive/streamed");
     ParityDescriptor d = cachedFile(p, 23);
-    for (int j = 0; j < BLOCK / SUBBLOCK; j++) {
-      String key = "pocache:{" + d.getFileId() + "}:" + d.getGeneration() + ":0:" + j + ":0";
-      redis.client().call("SETRANGE", key, "200", "garbage!");
-    }
+    corruptEveryParityValue(d);
     byte[] buf = new byte[(int) (4 * BLOCK)];
     AtomicBoolean done = new AtomicBoolean();
     java.util.concurrent.atomic.AtomicLong endedAt = new java.util.concurrent.atomic.AtomicLong();
