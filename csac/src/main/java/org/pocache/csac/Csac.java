@@ -185,7 +185,7 @@ public final class Csac {
       if (r == null || !r.touches(stragglers)) {
         long w = kept.remove(ids[i], -1);
         keptEviction.onRemove(ids[i]);
-        eviction.onInsert(ids[i], w);
+        eviction.onInsert(ids[i], w, r == null ? w : r.dataWeight());
       }
     }
   }
@@ -279,15 +279,15 @@ public final class Csac {
     available -= f.weight();
     cached.put(f.id(), f.weight(), -1);
     if (!keepStragglerFiles) {
-      eviction.onInsert(f.id(), f.weight());
+      eviction.onInsert(f.id(), f.weight(), f.dataWeight());
       return evicted;
     }
     refs.put(f.id(), f);
     if (f.touches(stragglers)) {
       kept.put(f.id(), f.weight(), -1);
-      keptEviction.onInsert(f.id(), f.weight());
+      keptEviction.onInsert(f.id(), f.weight(), f.dataWeightOn(stragglers));
     } else {
-      eviction.onInsert(f.id(), f.weight());
+      eviction.onInsert(f.id(), f.weight(), f.dataWeight());
     }
     return evicted;
   }
@@ -312,7 +312,7 @@ public final class Csac {
       long w = cached.get(v, -1);
       eviction.onRemove(v);
       kept.put(v, w, -1);
-      keptEviction.onInsert(v, w);
+      keptEviction.onInsert(v, w, r.dataWeightOn(stragglers));
     }
   }
 

@@ -233,7 +233,7 @@ public class TestCsac {
     expect("cache capacity T must be > 0, got 0", () -> csac(0, "lru", 0));
     expect("prefetch ratio theta_p must be in [0, 1], got 1.5", () -> csac(10, "lru", 1.5));
     expect("prefetch ratio theta_p must be in [0, 1], got NaN", () -> csac(10, "lru", Double.NaN));
-    expect("dfs.pocache.csac.eviction: unknown policy 'mru'; known: lru, lfu, arc, s3fifo",
+    expect("dfs.pocache.csac.eviction: unknown policy 'mru'; known: lru, lfu, arc, s3fifo, benefit",
         () -> Policies.eviction("dfs.pocache.csac.eviction", "mru", 10));
     expect("dfs.pocache.csac.admission: unknown policy 'never'; known: cache-upon-access, tinylfu, size-aware",
         () -> Policies.admission("dfs.pocache.csac.admission", "never", 10, 10));

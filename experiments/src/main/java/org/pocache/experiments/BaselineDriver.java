@@ -67,7 +67,7 @@ public final class BaselineDriver {
   static final List<String> VALUED = Arrays.asList("json", "k", "files", "repeats", "write-repeats", "block-size",
       "disk-bandwidth", "slowdown", "hedge-threshold-ms", "hedge-threads", "striped-policy", "seed", "write-size",
       "protection");
-  static final List<String> FLAGS = Arrays.asList("help", "hr-default");
+  static final List<String> FLAGS = Arrays.asList("help", "hr-default", "writes-only");
   /** HDFS's default dfs.client.hedged.read.threshold.millis. */
   static final long HDFS_DEFAULT_HEDGE_THRESHOLD_MS = 500;
 
@@ -100,6 +100,7 @@ public final class BaselineDriver {
       "                           RS-6-3-1024k or RS-10-4-1024k when k matches, else RS-<k>-2-1024k)",
       "  --seed N                 seed of the file contents (default 1)",
       "  --write-size SIZE        size of each file of the write comparison, e.g. 64m (default 64m; 0: skip it)",
+      "  --writes-only            only the write comparison (no reads; write_overhead and its CPU use)",
       "  --protection P           dfs.pocache.parity.protection: privacy, integrity or none (default integrity,",
       "                           the default without Kerberos)",
       "  --help                   this text");
@@ -115,6 +116,7 @@ public final class BaselineDriver {
     double slowdown = 10;
     long hedgeThresholdMillis = 0;
     boolean hrDefault;
+    boolean writesOnly;
     int hedgeThreads;
     String stripedPolicy;
     long seed = 1;
@@ -142,9 +144,13 @@ public final class BaselineDriver {
       c.hedgeThresholdMillis = o.intValue("hedge-threshold-ms", 0, 0, 600_000);
       c.hedgeThreads = o.intValue("hedge-threads", DEFAULT_HEDGE_THREADS, 1, 1024);
       c.hrDefault = o.has("hr-default");
+      c.writesOnly = o.has("writes-only");
       c.stripedPolicy = o.string("striped-policy", defaultStripedPolicy(c.k));
       c.seed = o.intValue("seed", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
       c.writeSize = o.bytes("write-size", c.writeSize, 0);
+      if (c.writesOnly && c.writeSize == 0) {
+        throw new UsageException("--writes-only needs a --write-size above 0");
+      }
       c.protection = o.string("protection", c.protection);
       try {
         org.pocache.cache.ParityProtection.parse("--protection", c.protection);
@@ -268,6 +274,16 @@ public final class BaselineDriver {
       out.printf("redis-server %s on port %d (%s)%n",
           redis.version(), redis.port(), redis.binary().source().name().toLowerCase(Locale.ROOT));
 
+      if (c.writesOnly) {
+        Configuration conf = hdfs.conf();
+        conf.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
+        compareWrites(c, hdfs, redis.pid(), conf, table, out);
+        if (c.json != null) {
+          table.writeJson(c.json);
+          out.println("wrote " + c.json);
+        }
+        return table;
+      }
       List<Path> plain = new ArrayList<>();
       List<Path> hedged = new ArrayList<>();
       List<Path> striped = new ArrayList<>();

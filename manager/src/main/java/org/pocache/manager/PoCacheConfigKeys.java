@@ -250,9 +250,12 @@ public final class PoCacheConfigKeys {
   public static final String CSAC_ADMISSION_KEY = "dfs.pocache.csac.admission";
   public static final String CSAC_ADMISSION_DEFAULT = "cache-upon-access";
 
-  /** CSAC eviction policy G_e: lru, lfu, arc or s3fifo. */
+  /**
+   * CSAC eviction policy G_e: benefit (reads x data protected per parity byte, with aging),
+   * lru, lfu, arc or s3fifo.
+   */
   public static final String CSAC_EVICTION_KEY = "dfs.pocache.csac.eviction";
-  public static final String CSAC_EVICTION_DEFAULT = "lru";
+  public static final String CSAC_EVICTION_DEFAULT = "benefit";
 
   /** CSAC prediction policy G_p for prefetching: recency, frequency or recency-frequency. */
   public static final String CSAC_PREDICTION_KEY = "dfs.pocache.csac.prediction";
@@ -286,7 +289,8 @@ public final class PoCacheConfigKeys {
 
   /**
    * While stragglers are known, evict files with no block on them first (in the eviction policy's order) and files
-   * on them only when no other is left, least recently read first; false: the eviction policy alone, as the paper.
+   * on them only when no other is left, in the eviction policy's order (benefit weighs the data they hold on the
+   * stragglers); false: the eviction policy alone, as the paper.
    */
   public static final String CSAC_STRAGGLER_KEEP_KEY = "dfs.pocache.csac.straggler.keep";
   public static final boolean CSAC_STRAGGLER_KEEP_DEFAULT = true;

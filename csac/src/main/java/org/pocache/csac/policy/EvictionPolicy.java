@@ -28,6 +28,15 @@ public interface EvictionPolicy {
   void onInsert(long fileId, long weight);
 
   /**
+   * {@code fileId} was just put in the cache with {@code weight}; its parity protects
+   * {@code dataWeight} of data (same unit). Only policies that weigh benefit per byte
+   * look at it.
+   */
+  default void onInsert(long fileId, long weight, long dataWeight) {
+    onInsert(fileId, weight);
+  }
+
+  /**
    * The cached file to evict next, never {@code protectedId} (the file being
    * admitted); -1 if there is none. The caller then calls {@link #onRemove}.
    */

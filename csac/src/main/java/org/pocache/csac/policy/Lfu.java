@@ -34,8 +34,7 @@ public final class Lfu implements EvictionPolicy {
   public static final int DEFAULT_HISTORY_FILES = 1 << 16;
 
   private final IndexedHeap heap = new IndexedHeap();
-  private final LongLongMap counts = new LongLongMap();
-  private final int historyFiles;
+  private final AccessCounts counts;
   private double age; // L
   private long tick;
 
@@ -45,10 +44,7 @@ public final class Lfu implements EvictionPolicy {
 
   /** @param historyFiles how many files' access counts to keep, cached or not (at least 1) */
   public Lfu(int historyFiles) {
-    if (historyFiles < 1) {
-      throw new IllegalArgumentException("LFU history must keep at least 1 file, got " + historyFiles);
-    }
-    this.historyFiles = historyFiles;
+    this.counts = new AccessCounts(historyFiles);
   }
 
   @Override
@@ -58,45 +54,18 @@ public final class Lfu implements EvictionPolicy {
 
   @Override
   public void onAccess(long fileId, boolean cached) {
-    long c = counts.get(fileId, 0) + 1;
-    counts.put(fileId, c, 0);
+    long c = counts.record(fileId);
     if (heap.aux(fileId, -1) >= 0) {
       heap.put(fileId, age + c, ++tick);
       heap.setAux(fileId, c);
-    }
-    if (counts.size() > historyFiles) {
-      // Down to half the bound, so the next pass is at least historyFiles / 2 new files
-      // away: amortized O(1) per access even when most kept counts are large.
-      while (counts.size() > historyFiles / 2) {
-        halveCounts();
-      }
     }
   }
 
   @Override
   public void onInsert(long fileId, long weight) {
-    long c = Math.max(1, counts.get(fileId, 0));
+    long c = counts.atLeastOne(fileId);
     heap.put(fileId, age + c, ++tick);
     heap.setAux(fileId, c);
-  }
-
-  /** Halves every count and forgets the files whose count reaches 0. */
-  private void halveCounts() {
-    long[] ids = new long[counts.size()];
-    long[] halves = new long[ids.length];
-    int[] n = {0};
-    counts.forEach((id, c) -> {
-      ids[n[0]] = id;
-      halves[n[0]++] = c / 2;
-      return 0;
-    });
-    for (int i = 0; i < n[0]; i++) {
-      if (halves[i] == 0) {
-        counts.remove(ids[i], 0);
-      } else {
-        counts.put(ids[i], halves[i], 0);
-      }
-    }
   }
 
   /** Files whose counts are kept now (for tests). */

@@ -25,7 +25,7 @@ import java.util.Locale;
  */
 public final class Policies {
   public static final List<String> ADMISSION = Arrays.asList("cache-upon-access", "tinylfu", "size-aware");
-  public static final List<String> EVICTION = Arrays.asList("lru", "lfu", "arc", "s3fifo");
+  public static final List<String> EVICTION = Arrays.asList("lru", "lfu", "arc", "s3fifo", "benefit");
   public static final List<String> PREDICTION = Arrays.asList("recency", "frequency", "recency-frequency");
 
   private Policies() {
@@ -59,6 +59,8 @@ public final class Policies {
       case "s3fifo":
       case "s3-fifo":
         return new S3Fifo(capacity);
+      case "benefit":
+        return new BenefitPerByte();
       default:
         throw unknown(key, name, EVICTION);
     }

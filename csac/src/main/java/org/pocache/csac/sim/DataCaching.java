@@ -31,6 +31,11 @@ import org.pocache.csac.FileRef;
  * <ul>
  *   <li>SR, selective replication: caches all k data blocks of popular files,
  *       LFU, blind to stragglers (weight k per file).</li>
+ *   <li>SP-Cache (SC 2018) under a cache budget: the whole data of the most read
+ *       files, LFU, blind to stragglers, weighing each file by its data blocks (a
+ *       one-block file 1, an eight-block file 8). SP-Cache partitions a cached file
+ *       over the cache servers, which changes only how fast it comes from the cache;
+ *       no straggler DataNode is on that path.</li>
  *   <li>DC1: caches the data blocks of a read file that sit on an estimated
  *       straggler, one entry per block (weight 1), LFU.</li>
  *   <li>DC2: CSAC+LFU decides which files to cache; a cached file holds its
@@ -40,7 +45,7 @@ import org.pocache.csac.FileRef;
  * </ul>
  */
 final class DataCaching extends CountingStrategy {
-  enum Kind { SR, DC1, DC2 }
+  enum Kind { SR, SP_CACHE, DC1, DC2 }
 
   private final Kind kind;
   private final Csac csac;
@@ -57,7 +62,7 @@ final class DataCaching extends CountingStrategy {
 
   @Override
   public String name() {
-    return kind.name().toLowerCase(java.util.Locale.ROOT);
+    return kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
   }
 
   @Override
@@ -85,8 +90,9 @@ final class DataCaching extends CountingStrategy {
       hit |= on && !held;
     }
     switch (kind) {
-      case SR: {
-        FileRef whole = new FileRef(f.id(), k, dns);
+      case SR:
+      case SP_CACHE: {
+        FileRef whole = new FileRef(f.id(), kind == Kind.SR ? k : dns.length, dns);
         Decision d = csac.query(whole);
         put(f.id(), whole, csac.update(whole, d), null);
         break;
@@ -124,6 +130,7 @@ final class DataCaching extends CountingStrategy {
   private boolean holds(FileRef f, int block, String dn) {
     switch (kind) {
       case SR:
+      case SP_CACHE:
         return csac.isCached(f.id());
       case DC1:
         return csac.isCached(f.id() * 64 + block);

@@ -55,7 +55,13 @@ public final class Experiments {
     }
   }
 
-  public static final List<String> NAMES = Arrays.asList("exp11", "exp13", "exp15");
+  public static final List<String> NAMES = Arrays.asList("exp11", "exp13", "exp15", "mix");
+
+  /** The paper's Experiment 4 mix (15 x 512, 30 x 256, 17 x 128, 38 x 64 MiB) in 64 MiB blocks. */
+  static final int[] MIX_BLOCKS = {8, 4, 2, 1};
+  static final int[] MIX_COUNTS = {15, 30, 17, 38};
+  /** Reads per straggler in the "moving" runs of the mix: each lasts this long on a random DataNode. */
+  static final int MOVING_SPELL = 250;
 
   private static final int FILES = 100;
   private static final int K = 4;
@@ -88,6 +94,20 @@ public final class Experiments {
         // The straggler appears half way through; prefetching reacts when it is detected.
         return sweep(Arrays.asList("lru", "lfu", "arc", "csac+lfu", "csac+lfu+prefetch"), Arrays.asList(20L), runs,
             detector, READS / 2, 0.4, false);
+      case "mix": {
+        // Files of 8, 4, 2 and 1 blocks: parity bytes protect 4, 4, 2 and 1 blocks of data
+        // each. One straggler known from the start ("exact"), and stragglers that move to a
+        // random DataNode every MOVING_SPELL reads ("moving"), where what is cached before
+        // a straggler is known decides.
+        List<String> names = Arrays.asList("lru", "lfu", "benefit", "csac+lru", "csac+lfu", "csac+benefit", "sp-cache");
+        List<Long> sizes = sizes(0, 120, 10);
+        List<Row> rows = new ArrayList<>(sweep(names, sizes, runs, detector, seed -> mixWorkload(seed),
+            seed -> Collections.singletonList(new Simulator.Straggler("dn0", 0, Integer.MAX_VALUE)), 0,
+            sensing(false), "exact"));
+        rows.addAll(sweep(names, sizes, runs, detector, seed -> mixWorkload(seed), Experiments::moving, 0,
+            sensing(false), "moving"));
+        return rows;
+      }
       default:
         throw new IllegalArgumentException("unknown experiment '" + experiment + "'; known: "
             + String.join(", ", NAMES));
@@ -122,8 +142,33 @@ public final class Experiments {
         : new Simulator.Sensing(50, 10, 0, Collections.<String>emptyList());
   }
 
+  /** The Experiment 4 mix of one seed: 100 files, 2,000 Zipf-0.9 reads on 14 DataNodes, k = 4, m = 1. */
+  static Workload mixWorkload(long seed) {
+    return Workload.mix(MIX_BLOCKS, MIX_COUNTS, K, 1, DATANODES, READS, ZIPF, seed);
+  }
+
+  /** Stragglers that come and go: a random DataNode every MOVING_SPELL reads. */
+  static List<Simulator.Straggler> moving(long seed) {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(seed ^ 0x5eed);
+    List<Simulator.Straggler> l = new ArrayList<>();
+    for (int from = 0; from < READS; from += MOVING_SPELL) {
+      l.add(new Simulator.Straggler("dn" + r.nextInt(DATANODES), from, from + MOVING_SPELL));
+    }
+    return l;
+  }
+
   private static List<Row> sweep(List<String> strategies, List<Long> sizes, int runs, String detectorName,
       int stragglerFrom, double prefetchRatio, boolean noisy) {
+    return sweep(strategies, sizes, runs, detectorName,
+        seed -> Workload.zipf(FILES, K, 1, DATANODES, READS, ZIPF, seed),
+        seed -> Collections.singletonList(new Simulator.Straggler("dn0", stragglerFrom, Integer.MAX_VALUE)),
+        prefetchRatio, sensing(noisy), noisy ? "noisy" : "exact");
+  }
+
+  private static List<Row> sweep(List<String> strategies, List<Long> sizes, int runs, String detectorName,
+      java.util.function.LongFunction<Workload> workloads,
+      java.util.function.LongFunction<List<Simulator.Straggler>> stragglers, double prefetchRatio,
+      Simulator.Sensing sensing, String sensingName) {
     if (runs < 1) {
       throw new IllegalArgumentException("runs must be >= 1, got " + runs);
     }
@@ -137,20 +182,18 @@ public final class Experiments {
         double prefetched = 0;
         for (int run = 0; run < runs; run++) {
           long seed = 1000L + run;
-          Workload w = Workload.zipf(FILES, K, 1, DATANODES, READS, ZIPF, seed);
+          Workload w = workloads.apply(seed);
           StragglerDetector d = Detectors.create("detector", detectorName, 5, 10_000, 10_000, 0.3);
           // Data caching counts data blocks: a parity block's worth of space per block.
           Strategy s = Strategies.create(name, size, w, prefetchRatio);
-          Simulator.Result r = Simulator.run(w, s,
-              Collections.singletonList(new Simulator.Straggler("dn0", stragglerFrom, Integer.MAX_VALUE)),
-              sensing(noisy), d, seed * 31);
+          Simulator.Result r = Simulator.run(w, s, stragglers.apply(seed), sensing, d, seed * 31);
           shr += r.stragglerHitRatio();
           hr += r.hitRatio();
           cached += r.cachedWeight;
           evicted += r.evictedWeight;
           prefetched += r.prefetchedWeight;
         }
-        rows.add(new Row(name, noisy ? "noisy" : "exact", size, shr / runs, hr / runs, cached / runs, evicted / runs,
+        rows.add(new Row(name, sensingName, size, shr / runs, hr / runs, cached / runs, evicted / runs,
             prefetched / runs));
       }
     }

@@ -28,13 +28,15 @@ import org.pocache.csac.policy.Policies;
  * parity caching with cache-upon-access); "csac+lru", "csac+lfu", "csac+arc",
  * "csac+s3fifo" (CSAC keeping the files on stragglers, as the Manager does by
  * default); "paper-csac+lru" and so on (eviction by G_e alone, as the paper's
- * Algorithm 1); "csac+lfu+prefetch" (theta_p from the caller); "sr", "dc1",
- * "dc2" (data caching); "agar" (knapsack planner).
+ * Algorithm 1); "benefit" and "csac+benefit" (benefit per byte, see
+ * {@link org.pocache.csac.policy.BenefitPerByte}); "csac+lfu+prefetch" (theta_p from
+ * the caller); "sr", "dc1", "dc2" (data caching); "sp-cache" (the whole data of the
+ * most read files, as SP-Cache caches it, no parity); "agar" (knapsack planner).
  */
 public final class Strategies {
   public static final List<String> NAMES = Arrays.asList("lru", "lfu", "arc", "s3fifo", "csac+lru", "csac+lfu",
       "csac+arc", "csac+s3fifo", "paper-csac+lru", "paper-csac+lfu", "paper-csac+arc", "paper-csac+s3fifo",
-      "csac+lfu+prefetch", "sr", "dc1", "dc2", "agar");
+      "benefit", "csac+benefit", "csac+lfu+prefetch", "sr", "dc1", "dc2", "sp-cache", "agar");
 
   private Strategies() {
   }
@@ -60,6 +62,8 @@ public final class Strategies {
     switch (name) {
       case "sr":
         return new DataCaching(DataCaching.Kind.SR, csac("lfu", capacity, 0, false, w), k);
+      case "sp-cache":
+        return new DataCaching(DataCaching.Kind.SP_CACHE, csac("lfu", capacity, 0, false, w), k);
       case "dc1":
         return new DataCaching(DataCaching.Kind.DC1, csac("lfu", capacity, 0, false, w), k);
       case "dc2":

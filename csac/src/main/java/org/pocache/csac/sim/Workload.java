@@ -52,6 +52,48 @@ public final class Workload {
     if (!(alpha >= 0) || Double.isInfinite(alpha)) {
       throw new IllegalArgumentException("Zipf alpha must be >= 0, got " + alpha);
     }
+    int[] blocks = new int[files];
+    java.util.Arrays.fill(blocks, k);
+    return placeAndRead(blocks, k, m, dataNodes, reads, alpha, seed);
+  }
+
+  /**
+   * Files of mixed sizes, as the paper's Experiment 4 (the Facebook mix): {@code counts[i]}
+   * files of {@code blocksPerFile[i]} blocks each, every file's blocks on distinct DataNodes
+   * chosen at random, Zipf reads. A file's weight is its parity blocks (m per stripe of k,
+   * a short stripe padded with zeros) and its data weight its data blocks.
+   *
+   * @throws IllegalArgumentException naming the bad parameter
+   */
+  public static Workload mix(int[] blocksPerFile, int[] counts, int k, int m, int dataNodes, int reads,
+      double alpha, long seed) {
+    if (blocksPerFile.length != counts.length || blocksPerFile.length == 0) {
+      throw new IllegalArgumentException("need as many file sizes as counts, at least one, got "
+          + blocksPerFile.length + " and " + counts.length);
+    }
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < counts.length; i++) {
+      if (blocksPerFile[i] < 1 || blocksPerFile[i] > dataNodes || counts[i] < 0) {
+        throw new IllegalArgumentException("files of " + blocksPerFile[i] + " blocks on " + dataNodes
+            + " DataNodes, " + counts[i] + " of them: need 1 to " + dataNodes + " blocks and a count >= 0");
+      }
+      for (int j = 0; j < counts[i]; j++) {
+        all.add(blocksPerFile[i]);
+      }
+    }
+    if (all.isEmpty() || k < 1 || m < 1 || reads < 0) {
+      throw new IllegalArgumentException("need at least one file, k and m >= 1 and reads >= 0, got "
+          + all.size() + " files, " + k + ", " + m + ", " + reads);
+    }
+    return placeAndRead(all.stream().mapToInt(Integer::intValue).toArray(), k, m, dataNodes, reads, alpha, seed);
+  }
+
+  private static Workload placeAndRead(int[] blocks, int k, int m, int dataNodes, int reads, double alpha,
+      long seed) {
+    if (!(alpha >= 0) || Double.isInfinite(alpha)) {
+      throw new IllegalArgumentException("Zipf alpha must be >= 0, got " + alpha);
+    }
+    int files = blocks.length;
     SplittableRandom r = new SplittableRandom(seed);
     List<FileRef> fs = new ArrayList<>(files);
     List<Integer> nodes = new ArrayList<>();
@@ -60,11 +102,12 @@ public final class Workload {
     }
     for (int f = 0; f < files; f++) {
       Collections.shuffle(nodes, new java.util.Random(r.nextLong()));
-      String[] on = new String[k];
-      for (int i = 0; i < k; i++) {
+      String[] on = new String[blocks[f]];
+      for (int i = 0; i < blocks[f]; i++) {
         on[i] = "dn" + nodes.get(i);
       }
-      fs.add(new FileRef(f, m, on));
+      long stripes = (blocks[f] + k - 1) / k;
+      fs.add(new FileRef(f, stripes * m, blocks[f], on));
     }
     // Zipf over ranks, ranks mapped to files by a random permutation.
     double[] cdf = new double[files];

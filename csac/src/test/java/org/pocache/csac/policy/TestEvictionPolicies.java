@@ -108,6 +108,64 @@ public class TestEvictionPolicies {
     assertEquals(1, p.historySize()); // file 9 keeps half its count; the one-read files are gone
   }
 
+  /**
+   * A one-block file's parity protects a block, a four-block file's four: with equal reads
+   * the one-block file goes first, and it takes more than four times the reads to stay.
+   */
+  @Test
+  public void benefitPerByteWeighsTheDataTheParityProtects() {
+    BenefitPerByte p = new BenefitPerByte();
+    p.onAccess(1, false);
+    p.onInsert(1, 1, 1); // one block of parity for one block of data
+    p.onAccess(4, false);
+    p.onInsert(4, 1, 4); // one block of parity for four
+    assertEquals(1, p.victim(-1));
+    for (int i = 0; i < 3; i++) {
+      p.onAccess(1, true); // four reads of file 1 weigh as much as one of file 4: ties go by recency
+    }
+    assertEquals(4, p.victim(-1));
+    p.onAccess(4, true);
+    assertEquals(1, p.victim(-1));
+    for (int i = 0; i < 5; i++) {
+      p.onAccess(1, true); // nine reads against two reads of four blocks' worth
+    }
+    assertEquals(4, p.victim(-1));
+    assertEquals(1, p.victim(4)); // never the protected file
+  }
+
+  /** On files whose parity all protect the same multiple of itself, benefit orders as LFU does. */
+  @Test
+  public void benefitPerByteOrdersAsLfuOnFilesOfOneSize() {
+    BenefitPerByte b = new BenefitPerByte();
+    Lfu l = new Lfu();
+    java.util.Set<Long> cb = new java.util.HashSet<>();
+    java.util.Set<Long> cl = new java.util.HashSet<>();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    for (int i = 0; i < 5_000; i++) {
+      long id = (long) Math.floor(Math.pow(r.nextDouble(), 3) * 200); // skewed
+      long eb = readWeighted(b, cb, 20, id, 4);
+      long el = read(l, cl, 20, id);
+      assertEquals("read " + i + " of file " + id, el, eb);
+    }
+  }
+
+  /** {@link #read} with a data weight for every file. */
+  private static long readWeighted(EvictionPolicy p, java.util.Set<Long> cache, int capacity, long id, long data) {
+    boolean hit = cache.contains(id);
+    p.onAccess(id, hit);
+    long evicted = -1;
+    if (!hit) {
+      if (cache.size() >= capacity) {
+        evicted = p.victim(id);
+        assertTrue(p.name() + " offered " + evicted + " not in " + cache, cache.remove(evicted));
+        p.onEvict(evicted);
+      }
+      cache.add(id);
+      p.onInsert(id, 1, data);
+    }
+    return evicted;
+  }
+
   @Test
   public void arcResistsAScanOfOneTimeReads() {
     Arc p = new Arc(4);

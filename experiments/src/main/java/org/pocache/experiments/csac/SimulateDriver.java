@@ -76,18 +76,32 @@ public final class SimulateDriver {
       System.exit(2);
       return;
     }
-    System.out.printf(Locale.ROOT, "%-18s %-7s %6s %16s %10s %10s %10s %10s%n", "strategy", "sensing", "size",
-        "straggler_hits", "hit_ratio", "cached", "evicted", "prefetched");
+    System.out.printf(Locale.ROOT, "%-18s %-7s %6s %16s %10s %10s %10s %10s %12s%n", "strategy", "sensing", "size",
+        "straggler_hits", "hit_ratio", "cached", "evicted", "prefetched", "avoided/unit");
+    // Straggler hits per 1,000 reads that each unit of cache avoided, against the same
+    // strategy and sensing with no cache: what a cache byte buys.
+    java.util.Map<String, Double> none = new java.util.HashMap<>();
+    for (Experiments.Row r : rows) {
+      if (r.cacheSize == 0) {
+        none.put(r.strategy + "/" + r.sensing, r.stragglerHitRatio);
+      }
+    }
     StringBuilder json = new StringBuilder("{\"rows\":[\n");
     for (int i = 0; i < rows.size(); i++) {
       Experiments.Row r = rows.get(i);
-      System.out.printf(Locale.ROOT, "%-18s %-7s %6d %15.2f%% %10.3f %10.1f %10.1f %10.1f%n", r.strategy, r.sensing,
-          r.cacheSize, 100 * r.stragglerHitRatio, r.hitRatio, r.cachedWeight, r.evictedWeight, r.prefetchedWeight);
+      Double base = none.get(r.strategy + "/" + r.sensing);
+      double avoided = base == null || r.cacheSize == 0 ? Double.NaN
+          : 1000 * (base - r.stragglerHitRatio) / r.cacheSize;
+      System.out.printf(Locale.ROOT, "%-18s %-7s %6d %15.2f%% %10.3f %10.1f %10.1f %10.1f %12s%n", r.strategy,
+          r.sensing, r.cacheSize, 100 * r.stragglerHitRatio, r.hitRatio, r.cachedWeight, r.evictedWeight,
+          r.prefetchedWeight, Double.isNaN(avoided) ? "-" : String.format(Locale.ROOT, "%.2f", avoided));
       json.append(String.format(Locale.ROOT,
           "  {\"strategy\":\"%s\",\"sensing\":\"%s\",\"cache_size\":%d,\"straggler_hit_ratio\":%.5f,\"hit_ratio\":%.5f,"
-              + "\"cached\":%.1f,\"evicted\":%.1f,\"prefetched\":%.1f}%s%n",
+              + "\"cached\":%.1f,\"evicted\":%.1f,\"prefetched\":%.1f%s}%s%n",
           r.strategy, r.sensing, r.cacheSize, r.stragglerHitRatio, r.hitRatio, r.cachedWeight, r.evictedWeight,
-          r.prefetchedWeight, i + 1 < rows.size() ? "," : ""));
+          r.prefetchedWeight, Double.isNaN(avoided) ? ""
+              : String.format(Locale.ROOT, ",\"avoided_per_1000_reads_per_unit\":%.4f", avoided),
+          i + 1 < rows.size() ? "," : ""));
     }
     json.append("]}\n");
     if (o.has("json")) {

@@ -270,7 +270,7 @@ final class CacheState {
       boolean wasFill = e.state() == ParityState.FILLING;
       csac.remove(e.fileId);
       long bytes = Math.max(1, parityBytes);
-      evictLocked(csac.insert(new FileRef(e.fileId, bytes, f.dataNodes.toArray(new String[0]))), victims);
+      evictLocked(csac.insert(CodePlanner.fileRef(e.fileId, bytes, f)), victims);
       index.closeReservation(e, "committed");
       e.commit(f, bytes, e.protection == ParityProtection.NONE ? new byte[0] : valueDigests.clone(),
           runIdForWrites);
@@ -513,7 +513,7 @@ final class CacheState {
         return false;
       }
       csac.remove(e.fileId);
-      evictLocked(csac.insert(new FileRef(e.fileId, need, f.dataNodes.toArray(new String[0]))), victims);
+      evictLocked(csac.insert(CodePlanner.fileRef(e.fileId, need, f)), victims);
       e.grow(need);
       return true;
     } finally {
@@ -585,8 +585,7 @@ final class CacheState {
         CacheIndex.Entry e = entries.get(i);
         FileInfo f = files.get(i);
         known.put(f.id, f);
-        List<Long> evicted = csac.insert(new FileRef(e.fileId, Math.max(1, e.parityBytes()),
-            f.dataNodes.toArray(new String[0])));
+        List<Long> evicted = csac.insert(CodePlanner.fileRef(e.fileId, Math.max(1, e.parityBytes()), f));
         if (csac.isCached(e.fileId)) {
           index.put(e);
         } else {

@@ -79,7 +79,16 @@ final class CodePlanner {
   /** The file as CSAC weighs it: the parity bytes of {@code length} bytes of it. */
   FileRef fileRef(FileInfo f, Code code, long length) {
     long w = Math.max(1, ParityFootprint.parityBytes(length, f.blockSize, code.k, m));
-    return new FileRef(f.id, w, f.dataNodes.toArray(new String[0]));
+    return fileRef(f.id, w, f);
+  }
+
+  /**
+   * The file {@code id} with {@code parityBytes} of parity as CSAC weighs it: the data it
+   * protects is the file's length, or the parity's own size while the NameNode has less
+   * of the file than that (a write still under way: its commit corrects it).
+   */
+  static FileRef fileRef(long id, long parityBytes, FileInfo f) {
+    return new FileRef(id, parityBytes, Math.max(parityBytes, f.length), f.dataNodes.toArray(new String[0]));
   }
 
   /**
