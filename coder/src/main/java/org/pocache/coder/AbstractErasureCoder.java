@@ -64,6 +64,8 @@ abstract class AbstractErasureCoder implements ErasureCoder {
   protected final CodingMatrix parityMatrix;
   private final DecodePlans decodePlans = new DecodePlans();
   private volatile Plan encodePlan;
+  /** Per data piece, the plan of its column of the parity matrix alone ({@link #start}); built when first used. */
+  private final java.util.concurrent.atomic.AtomicReferenceArray<Plan> columnPlans;
   private volatile boolean closed;
 
   AbstractErasureCoder(CodeParameters params) {
@@ -71,6 +73,7 @@ abstract class AbstractErasureCoder implements ErasureCoder {
     this.k = params.k();
     this.m = params.m();
     this.parityMatrix = CodingMatrix.cauchyParity(k, m);
+    this.columnPlans = new java.util.concurrent.atomic.AtomicReferenceArray<>(k);
   }
 
   /** Builds this implementation's tables for a matrix. */
@@ -96,6 +99,9 @@ abstract class AbstractErasureCoder implements ErasureCoder {
     if (!closed) {
       closed = true;
       encodePlan = null;
+      for (int i = 0; i < k; i++) {
+        columnPlans.set(i, null);
+      }
       decodePlans.clear();
       release();
     }
@@ -226,6 +232,38 @@ abstract class AbstractErasureCoder implements ErasureCoder {
       }
       if (length > 0) {
         accumulate(plan, dataIndex, ops, length);
+      }
+    } finally {
+      ops.clear();
+    }
+  }
+
+  @Override
+  public void start(int dataIndex, byte[] data, int dataOffset, byte[][] parity, int parityOffset, int length) {
+    checkOpen();
+    checkDataIndex(dataIndex);
+    checkLength(length);
+    checkRange("data", -1, data, dataOffset, length);
+    checkCount("parity", parity, m, "m");
+    for (int r = 0; r < m; r++) {
+      checkRange("parity", r, parity[r], parityOffset, length);
+    }
+    Plan plan = columnPlans.get(dataIndex);
+    if (plan == null) {
+      CodingMatrix column = parityMatrix.column(dataIndex);
+      plan = new Plan(-2 - dataIndex, column, new int[] {dataIndex}, prepare(column));
+      columnPlans.set(dataIndex, plan); // two threads may both build it: either is right
+    }
+    Operands ops = OPERANDS.get();
+    try {
+      ops.inBase[0] = data;
+      ops.inOff[0] = dataOffset;
+      for (int r = 0; r < m; r++) {
+        ops.outBase[r] = parity[r];
+        ops.outOff[r] = parityOffset;
+      }
+      if (length > 0) {
+        code(plan, ops, length);
       }
     } finally {
       ops.clear();

@@ -62,6 +62,15 @@ final class CodingMatrix {
     return a[r * cols + c] & 0xff;
   }
 
+  /** Column {@code c} alone, as a rows x 1 matrix. */
+  CodingMatrix column(int c) {
+    byte[] col = new byte[rows];
+    for (int r = 0; r < rows; r++) {
+      col[r] = a[r * cols + c];
+    }
+    return new CodingMatrix(rows, 1, col);
+  }
+
   /** Row-major coefficients (a copy). */
   byte[] toBytes() {
     return a.clone();

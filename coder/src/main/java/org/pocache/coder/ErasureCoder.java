@@ -57,6 +57,14 @@ public interface ErasureCoder extends AutoCloseable {
   void update(int dataIndex, byte[] data, int dataOffset, byte[][] parity, int parityOffset, int length);
 
   /**
+   * Starts the m parity accumulators from data piece {@code dataIndex}, whatever they
+   * held: parity[r] = C[r][dataIndex] * data. Folding the other pieces with
+   * {@link #update} afterwards gives {@link #encode}'s parity, and the accumulators need
+   * no zeroing first (nor a read of them for this piece).
+   */
+  void start(int dataIndex, byte[] data, int dataOffset, byte[][] parity, int parityOffset, int length);
+
+  /**
    * Rebuilds lost pieces. {@code pieces} has k + m entries, null where a piece is
    * not available; the first k available ones (in index order) are used.
    * {@code outputs[i]} receives piece {@code erased[i]}; an erased piece must be

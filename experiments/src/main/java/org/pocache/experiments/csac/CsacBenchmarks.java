@@ -41,7 +41,7 @@ import org.pocache.csac.policy.Policies;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class CsacBenchmarks {
-  @Param({"lru", "lfu", "arc", "s3fifo"})
+  @Param({"lru", "lfu", "arc", "s3fifo", "benefit"})
   public String eviction;
 
   @Param({"1000000"})

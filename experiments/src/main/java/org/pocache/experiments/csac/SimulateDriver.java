@@ -37,11 +37,14 @@ import org.pocache.experiments.UsageException;
  */
 public final class SimulateDriver {
   static final String USAGE = String.join("\n",
-      "Usage: pocache simulate --experiment exp11|exp13|exp15 [--runs N] [--detector NAME] [--json FILE]",
+      "Usage: pocache simulate --experiment exp11|exp13|exp15|mix [--runs N] [--detector NAME] [--json FILE]",
       "       pocache simulate --trace FILE --strategies LIST --sizes LIST [--detector NAME] [--json FILE]",
       "  --experiment   exp11: straggler hit ratio vs cache size, plain vs CSAC policies;",
       "                 exp13: POCache vs data caching (SR, DC1, DC2) and Agar, exact and noisy sensing;",
-      "                 exp15: prefetching (theta_p = 0.4) at cache size 20, straggler appearing mid-run",
+      "                 exp15: prefetching (theta_p = 0.4) at cache size 20, straggler appearing mid-run;",
+      "                 mix: Exp 4's file sizes (8, 4, 2, 1 blocks), benefit per byte vs LFU, LRU and SP-Cache,",
+      "                 a fixed and a moving straggler; avoided/unit: straggler hits per 1,000 reads each unit",
+      "                 of cache avoided",
       "  --runs N       seeds averaged per point (default 5)",
       "  --detector     three-sigma (default) or median-mad",
       "  --trace FILE   CSV: file,<id>,<weight>,<dn>;...  read,<id>  straggler,<dn>,<from>,<to>",

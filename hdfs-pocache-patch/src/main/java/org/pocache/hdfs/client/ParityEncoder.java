@@ -222,14 +222,17 @@ final class ParityEncoder {
       for (int p = 0; p < m; p++) {
         // Room for the stored value's header in front: uploaded without a copy.
         parity[j][p] = buffers.borrow(header + sub + trailer);
-        java.util.Arrays.fill(parity[j][p], header, header + sub, (byte) 0); // update() accumulates
       }
       dataCrcs[j] = new int[k];
       for (int x = 0; x < k; x++) {
         dataCrcs[j][x] = Crc32c.of(piece, 0, 0); // pieces never fed are virtual zeros: no bytes
       }
+      // The substripe's first piece sets the accumulators (a borrowed buffer holds old
+      // bytes), the others fold into them; pieces never fed count as zeros either way.
+      coder.start(i, src, off, parity[j], header, sub);
+    } else {
+      coder.update(i, src, off, parity[j], header, sub);
     }
-    coder.update(i, src, off, parity[j], header, sub);
     dataCrcs[j][i] = Crc32c.of(src, off, n);
     if (i == k - 1) {
       upload(s, j, sub); // the stripe's last piece for this substripe: its parity is final
