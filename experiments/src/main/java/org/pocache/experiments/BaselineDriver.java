@@ -429,13 +429,13 @@ public final class BaselineDriver {
     double[] vanillaWrites = new double[writes];
     double[] pocacheWrites = new double[writes];
     // What the timed writes of each mode cost: JVM CPU ms, GC ms, redis-server CPU ms.
-    double[] vanillaUse = new double[3];
-    double[] pocacheUse = new double[3];
+    double[] vanillaUse = new double[4];
+    double[] pocacheUse = new double[4];
     long cached;
     try (FileSystem plainFs = FileSystem.newInstance(hdfs.fs().getUri(), hdfs.conf());
          FileSystem pocacheFs = FileSystem.newInstance(hdfs.fs().getUri(), pocacheConf)) {
-      timeWrite(plainFs, new Path("/baseline/write/warm-vanilla"), c, chunk, redisPid, new double[3]);
-      timeWrite(pocacheFs, new Path("/baseline/write/warm-pocache"), c, chunk, redisPid, new double[3]);
+      timeWrite(plainFs, new Path("/baseline/write/warm-vanilla"), c, chunk, redisPid, new double[4]);
+      timeWrite(pocacheFs, new Path("/baseline/write/warm-pocache"), c, chunk, redisPid, new double[4]);
       // Single writes on a small shared machine vary by 20% or more: every file is
       // written R times per mode, in alternating order, and the totals compared.
       for (int r = 0; r < c.writeRepeats; r++) {
@@ -472,7 +472,7 @@ public final class BaselineDriver {
     table.field("write_ms_vanilla", vanillaWrites);
     table.field("write_ms_pocache", pocacheWrites);
     // Per file, while the timed writes ran (background work of one write may land in the next).
-    String[] use = {"jvm_cpu_ms", "gc_ms", "redis_cpu_ms"};
+    String[] use = {"jvm_cpu_ms", "gc_ms", "redis_cpu_ms", "close_ms"};
     for (int i = 0; i < use.length; i++) {
       table.field("write_" + use[i] + "_vanilla", vanillaUse[i] / writes);
       table.field("write_" + use[i] + "_pocache", pocacheUse[i] / writes);
@@ -481,8 +481,9 @@ public final class BaselineDriver {
         + " write_overhead %.3f (%d of %d pocache writes cached their parity)%n", c.files, size(c.writeSize),
         c.writeRepeats, vanillaMs / writes, pocacheMs / writes, overhead, cached, writes + 1);
     out.printf(Locale.ROOT, "  per file while writing: JVM CPU %.1f / %.1f ms, GC %.1f / %.1f ms, redis-server CPU"
-        + " %.1f / %.1f ms (vanilla / pocache)%n", vanillaUse[0] / writes, pocacheUse[0] / writes,
-        vanillaUse[1] / writes, pocacheUse[1] / writes, vanillaUse[2] / writes, pocacheUse[2] / writes);
+        + " %.1f / %.1f ms, close %.1f / %.1f ms (vanilla / pocache)%n", vanillaUse[0] / writes,
+        pocacheUse[0] / writes, vanillaUse[1] / writes, pocacheUse[1] / writes, vanillaUse[2] / writes,
+        pocacheUse[2] / writes, vanillaUse[3] / writes, pocacheUse[3] / writes);
   }
 
   /** One timed write of --write-size bytes; adds its JVM CPU, GC and redis-server CPU to {@code use}. */
@@ -490,6 +491,7 @@ public final class BaselineDriver {
       throws IOException {
     ResourceUse before = ResourceUse.now(redisPid);
     long start = System.nanoTime();
+    long closing;
     try (FSDataOutputStream o = fs.create(p, true, 1 << 16, (short) 1, c.blockSize)) {
       for (long pos = 0; pos < c.writeSize; ) {
         int n = (int) Math.min(chunk.length, c.writeSize - pos);
@@ -497,9 +499,12 @@ public final class BaselineDriver {
         o.write(chunk, 0, n);
         pos += n;
       }
+      closing = System.nanoTime();
     }
-    double ms = (System.nanoTime() - start) / 1e6;
+    long end = System.nanoTime();
+    double ms = (end - start) / 1e6;
     before.addDifference(ResourceUse.now(redisPid), use);
+    use[3] += (end - closing) / 1e6;
     return ms;
   }
 
