@@ -26,8 +26,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.pocache.experiments.WholeFileRead;
 import org.pocache.manager.PoCacheConfigKeys;
+import redis.clients.jedis.Jedis;
 
 /**
  * Cases the paper does not measure, in the same form as its experiments: two
@@ -130,6 +133,81 @@ final class BeyondPaper {
         by.get("POCache").touchingStraggler == 0 ? 0
             : by.get("POCache").stragglerHits / (double) by.get("POCache").touchingStraggler, "x");
     SkewedReads.statBars(plot, "A straggler slow half of the time", runs);
+    return o;
+  }
+
+  /**
+   * What a cache byte buys on files of mixed sizes (the paper's Experiment 4 mix): the
+   * same cache, in bytes, given to POCache with CSAC+LFU, to POCache with CSAC+benefit
+   * (benefit per byte, the Manager's default) and to SP-Cache's whole data of the most
+   * read files, against no cache, under one straggler that moves to a random DataNode
+   * every epoch. A cluster per POCache policy (the Manager's policy is a site setting).
+   */
+  static Outcome cacheBytes(Scale s, File plot, PrintStream out) throws IOException {
+    int dataNodes = s.tiny ? 6 : 14;
+    long block = MIB;
+    int[] blocksPerFile = {8, 4, 2, 1};
+    int[] counts = s.tiny ? new int[] {1, 2, 2, 3} : new int[] {15, 30, 17, 38};
+    int reads = s.tiny ? 12 : 1000;
+    int cacheBlocks = s.tiny ? 4 : 40;
+    long epoch = s.tiny ? 2000 : 15_000;
+    List<Long> lengths = new ArrayList<>();
+    for (int i = 0; i < counts.length; i++) {
+      for (int j = 0; j < counts[i]; j++) {
+        lengths.add(blocksPerFile[i] * block);
+      }
+    }
+    Workloads.Plan plan = Workloads.plan(block, lengths.stream().mapToLong(Long::longValue).toArray(), dataNodes,
+        reads, 23);
+    Outcome o = new Outcome("cache-bytes", "What a cache byte buys on files of mixed sizes", "(not in the paper)",
+        String.format(Locale.ROOT, "%s files of 8, 4, 2 and 1 blocks of %d MiB (Exp 4's mix) on %d DataNodes,"
+            + " %d Zipf-0.9 reads per mode; one DataNode at 1/%d of %d MiB/s, a random one every %d s; %d MiB of"
+            + " cache: parity for POCache, data for SP-Cache; no cache and SP-Cache read a file's blocks in"
+            + " parallel", Arrays.toString(counts), block >> 20, dataNodes, reads, s.slowdown, s.diskBandwidth >> 20,
+            epoch / 1000, cacheBlocks * block >> 20));
+    List<Workloads.Run> runs = new ArrayList<>();
+    int warm = s.tiny ? 2 : 5;
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      for (String eviction : new String[] {"lfu", "benefit"}) {
+        Workloads.Stragglers st = Workloads.moving(dataNodes, s.diskBandwidth, s.slowdown, epoch, 23);
+        try (PaperCluster c = PaperCluster.builder().dataNodes(dataNodes).k(K)
+            .set(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(cacheBlocks * block))
+            .set(PoCacheConfigKeys.CSAC_EVICTION_KEY, eviction).start();
+             Jedis redis = new Jedis(c.redis.host(), c.redis.port())) {
+          c.hdfs.setAllBandwidth(s.diskBandwidth);
+          Workloads.FileSet r1 = Workloads.writeContiguous(c, "/bytes/r1", plan, Collections.emptySet(), 23_000_000);
+          try {
+            if (eviction.equals("lfu")) {
+              runs.add(Workloads.replay("No cache", c, c.plain, WholeFileRead.parallelBlockPreads(block, pool), r1,
+                  plan.reads, warm, st, out));
+              CacheStrategies.DataCache sp = new CacheStrategies.DataCache(CacheStrategies.DataCache.Kind.SP_CACHE,
+                  cacheBlocks, redis, plan, Collections.<String>emptySet());
+              runs.add(Workloads.replay("SP-Cache", c, c.plain, sp.reader(c.plain, r1, pool), r1, plan.reads, warm,
+                  st, out));
+              sp.clear();
+            }
+            runs.add(Workloads.replay("POCache CSAC+" + (eviction.equals("lfu") ? "LFU" : "benefit"), c,
+                c.pocache, WholeFileRead.positional(), r1, plan.reads, warm, st, out));
+          } finally {
+            st.reset(c);
+          }
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    Map<String, Workloads.Run> by = Workloads.record(o, runs);
+    double none = by.get("No cache").stats.mean();
+    double mib = cacheBlocks * block / (double) MIB;
+    for (String mode : new String[] {"POCache CSAC+benefit", "POCache CSAC+LFU", "SP-Cache"}) {
+      Workloads.Run r = by.get(mode);
+      o.headline(mode + ": mean read time saved per cache MiB", "(not in the paper)", Double.NaN, Double.NaN,
+          (none - r.stats.mean()) / mib, "ms");
+    }
+    o.headline("POCache CSAC+benefit p95 / CSAC+LFU p95", "(not in the paper)", Double.NaN, Double.NaN,
+        by.get("POCache CSAC+benefit").stats.percentile(95) / by.get("POCache CSAC+LFU").stats.percentile(95), "x");
+    SkewedReads.statBars(plot, "Exp 4's sizes, one moving straggler: the same cache bytes", runs);
     return o;
   }
 }

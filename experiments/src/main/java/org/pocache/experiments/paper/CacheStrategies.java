@@ -109,7 +109,8 @@ final class CacheStrategies {
           runs.add(Workloads.replay("SR", c, c.plain, WholeFileRead.parallelBlockPreads(block, pool), sr,
               plan.reads, warm, st, out));
           for (boolean perBlock : new boolean[] {true, false}) {
-            DataCache dc = new DataCache(perBlock, cacheBlocks, redis, plan, estimated);
+            DataCache dc = new DataCache(perBlock ? DataCache.Kind.DC1 : DataCache.Kind.DC2, cacheBlocks, redis, plan,
+                estimated);
             runs.add(Workloads.replay(perBlock ? "DC1" : "DC2", c, c.plain, dc.reader(c.plain, r1, pool), r1,
                 plan.reads, warm, st, out));
             dc.clear();
@@ -168,10 +169,16 @@ final class CacheStrategies {
   }
 
   /**
-   * DC1 (perBlock) or DC2: which data blocks are cached, decided by CSAC with LFU over
-   * blocks (DC1) or files (DC2), the blocks' bytes kept in Redis.
+   * DC1, DC2 or SP-Cache: which data blocks are cached, decided by CSAC with LFU over
+   * blocks on the estimated stragglers (DC1), over files and their blocks on them (DC2),
+   * or over files and all their blocks, blind to stragglers (SP-Cache: the whole data of
+   * the most read files; its partitioning over cache servers is left out, there is one
+   * redis-server); the blocks' bytes kept in Redis.
    */
   static final class DataCache {
+    enum Kind { DC1, DC2, SP_CACHE }
+
+    private final Kind kind;
     private final boolean perBlock;
     private final Csac csac;
     private final Jedis redis;
@@ -180,8 +187,9 @@ final class CacheStrategies {
     /** Entry id (a block: file * 64 + block; a file: its index) -> the blocks it holds. */
     private final Map<Long, int[]> held = new HashMap<>();
 
-    DataCache(boolean perBlock, long capacityBlocks, Jedis redis, Workloads.Plan plan, Set<String> estimated) {
-      this.perBlock = perBlock;
+    DataCache(Kind kind, long capacityBlocks, Jedis redis, Workloads.Plan plan, Set<String> estimated) {
+      this.kind = kind;
+      this.perBlock = kind == Kind.DC1;
       this.redis = redis;
       this.plan = plan;
       this.estimated = estimated;
@@ -189,7 +197,9 @@ final class CacheStrategies {
           plan.files()), Policies.eviction("eviction", "lfu", capacityBlocks),
           Policies.prediction("prediction", "recency", 16), 0, Long.MAX_VALUE, null,
           System::currentTimeMillis);
-      csac.setStragglers(estimated);
+      if (kind != Kind.SP_CACHE) {
+        csac.setStragglers(estimated);
+      }
     }
 
     /** Reads a file's cached blocks from Redis and the rest from HDFS in parallel, then updates the cache. */
@@ -217,7 +227,7 @@ final class CacheStrategies {
       }
       avoided[0] = true;
       for (int b = 0; b < blocks; b++) {
-        avoided[0] &= fromRedis[b] || !estimated.contains("dn" + plan.placement[f][b]);
+        avoided[0] &= fromRedis[b] || (kind != Kind.SP_CACHE && !estimated.contains("dn" + plan.placement[f][b]));
       }
       List<Future<?>> reads = new ArrayList<>();
       try (FSDataInputStream in = fs.open(files.paths.get(f))) {
@@ -292,8 +302,8 @@ final class CacheStrategies {
       String[] names = new String[on.length];
       for (int b = 0; b < on.length; b++) {
         names[b] = "dn" + on[b];
-        if (estimated.contains(names[b])) {
-          onStraggler.add(b);
+        if (kind == Kind.SP_CACHE || estimated.contains(names[b])) {
+          onStraggler.add(b); // SP-Cache holds every block
         }
       }
       if (onStraggler.isEmpty() && !csac.isCached(f)) {

@@ -52,6 +52,8 @@ public final class PaperExperiments {
     BUILT.put("exp16", "stragglers that come and go at random, several strengths");
     BUILT.put("two-stragglers", "beyond the paper: two stragglers at once, m = 1 against m = 2");
     BUILT.put("intermittent", "beyond the paper: a straggler slow half of the time");
+    BUILT.put("cache-bytes", "beyond the paper: Exp 4's sizes, a moving straggler, the same cache bytes for"
+        + " CSAC+LFU, CSAC+benefit and SP-Cache");
   }
 
   static final String USAGE = String.join("\n",
@@ -192,6 +194,8 @@ public final class PaperExperiments {
         return BeyondPaper.twoStragglers(s, plot, out);
       case "intermittent":
         return BeyondPaper.intermittent(s, plot, out);
+      case "cache-bytes":
+        return BeyondPaper.cacheBytes(s, plot, out);
       case "exp11":
       case "exp13":
       case "exp15":

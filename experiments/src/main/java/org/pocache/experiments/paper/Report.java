@@ -59,6 +59,7 @@ public final class Report {
   static final String[][] BEYOND = {
       {"two-stragglers", "Two stragglers at once, m = 1 and m = 2"},
       {"intermittent", "A straggler slow only part of the time"},
+      {"cache-bytes", "What a cache byte buys on files of mixed sizes"},
   };
 
   private Report() {

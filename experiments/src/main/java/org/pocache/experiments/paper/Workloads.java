@@ -283,6 +283,43 @@ final class Workloads {
   }
 
   /**
+   * One straggler that moves: every {@code epochMillis} a DataNode drawn at random (seeded,
+   * the same schedule for every mode) serves at 1/slowdown and the others at full speed.
+   */
+  static Stragglers moving(int dataNodes, long bandwidth, int slowdown, long epochMillis, long seed) {
+    return new Stragglers() {
+      private long epoch = -1;
+      private Set<Integer> slow = Collections.emptySet();
+
+      @Override
+      public Set<Integer> apply(PaperCluster c, long elapsedMillis) {
+        long e = elapsedMillis / epochMillis;
+        if (e != epoch) {
+          epoch = e;
+          int d = new Random(seed * 1_000_003L + e).nextInt(dataNodes);
+          for (int x = 0; x < dataNodes; x++) {
+            c.hdfs.throttle(x).setBandwidth(x == d ? Math.max(1, bandwidth / slowdown) : bandwidth);
+          }
+          slow = Collections.singleton(d);
+        }
+        return slow;
+      }
+
+      @Override
+      public void reset(PaperCluster c) {
+        c.hdfs.setAllBandwidth(bandwidth);
+        epoch = -1;
+      }
+
+      @Override
+      public String toString() {
+        return String.format(Locale.ROOT, "one DataNode at 1/%d, a random one every %d s", slowdown,
+            epochMillis / 1000);
+      }
+    };
+  }
+
+  /**
    * One DataNode slow only part of the time: at 1/slowdown for the first
    * {@code slowMillis} of every {@code periodMillis}, at full speed for the rest.
    */
