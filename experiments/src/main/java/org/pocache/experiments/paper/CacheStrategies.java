@@ -231,7 +231,12 @@ final class CacheStrategies {
       }
       List<Future<?>> reads = new ArrayList<>();
       try (FSDataInputStream in = fs.open(files.paths.get(f))) {
-        for (int b = 0; b < blocks; b++) {
+        // SP-Cache, file not cached: the same positional read of the whole file as without a cache.
+        boolean whole = kind == Kind.SP_CACHE && !fromRedis[0];
+        if (whole) {
+          in.readFully(0, buf, 0, (int) (blocks * plan.blockSize));
+        }
+        for (int b = 0; b < blocks && !whole; b++) {
           if (fromRedis[b]) {
             continue;
           }

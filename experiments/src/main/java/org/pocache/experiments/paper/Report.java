@@ -32,7 +32,7 @@ import java.util.TreeMap;
  * {@code pocache report}: docs/results.md from the experiments' JSON files. For each
  * experiment, the paper's numbers beside this project's, whether ours falls in the
  * paper's range, the figure, and the measured reason for a difference, which is kept by
- * hand in {@code differences.txt} beside the JSON (one {@code expN: sentence} per line).
+ * hand in {@code differences.txt} beside the JSON (one {@code name: sentence} per line).
  */
 public final class Report {
   /** The paper's experiments in order, with their titles (§5). */
@@ -275,7 +275,8 @@ public final class Report {
     List<String> lines = new ArrayList<>(Files.readAllLines(f.toPath(), StandardCharsets.UTF_8));
     for (String line : lines) {
       int colon = line.indexOf(':');
-      if (line.startsWith("exp") && colon > 0) {
+      // "exp4: ...", "exp1-mp: ...", "two-stragglers: ...": an experiment's name, then its sentence.
+      if (colon > 0 && line.substring(0, colon).trim().matches("[a-z0-9-]+")) {
         m.merge(line.substring(0, colon).trim(), line.substring(colon + 1).trim(), (a, c) -> a + " " + c);
       }
     }
