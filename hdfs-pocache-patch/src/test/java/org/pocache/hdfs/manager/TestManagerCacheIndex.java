@@ -370,7 +370,8 @@ public class TestManagerCacheIndex {
     String ls = admin("-ls", "/index/admin");
     assertTrue(ls, ls.contains("Found 1 files") && ls.contains("CACHED") && ls.contains(p.toString()));
     String report = admin("-report");
-    assertTrue(report, report.contains("Redis:            healthy") && report.contains("lru"));
+    assertTrue(report, report.contains("Redis:            healthy")
+        && report.contains("/" + PoCacheConfigKeys.CSAC_EVICTION_DEFAULT + "/"));
 
     String evicted = admin("-evict", p.toString());
     assertTrue(evicted, evicted.contains("evicted (CACHED, " + ManagerCluster.BLOCK + " parity bytes)"));
