@@ -76,10 +76,10 @@ final class CodePlanner {
     return new Code(fk, f.striped() ? f.ecCellSize : 0);
   }
 
-  /** The file as CSAC weighs it: the parity bytes of {@code length} bytes of it. */
+  /** The file as CSAC weighs it: the parity bytes of {@code length} bytes of it, protecting those bytes. */
   FileRef fileRef(FileInfo f, Code code, long length) {
     long w = Math.max(1, ParityFootprint.parityBytes(length, f.blockSize, code.k, m));
-    return fileRef(f.id, w, f);
+    return new FileRef(f.id, w, Math.max(w, length), f.dataNodes.toArray(new String[0]));
   }
 
   /**

@@ -168,6 +168,23 @@ public class TestCacheService {
     }
   }
 
+  /**
+   * The default eviction (benefit) weighs what a file's parity protects: a block of parity
+   * for four blocks of data outstays a block for two, though the two-block file came later
+   * (LRU would evict the four-block file). The Manager hands CSAC each file's length.
+   */
+  @Test
+  public void theDefaultEvictionKeepsTheParityThatProtectsMoreData() throws Exception {
+    long capacity = 2 * ManagerHarness.BLOCK;
+    try (ManagerHarness h = new ManagerHarness(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(capacity))) {
+      h.writeCached("/four", 4);
+      h.writeCached("/two", 2);
+      h.writeCached("/next", 4); // a block of parity more than there is room for
+      assertTrue("the four-block file kept its parity", h.service.getDescriptor("/four").hasParity());
+      assertFalse("the two-block file lost its parity", h.service.getDescriptor("/two").hasParity());
+    }
+  }
+
   @Test
   public void deletedFilesLoseTheirParityInTheSweepAndOnAsking() throws Exception {
     try (ManagerHarness h = new ManagerHarness()) {
