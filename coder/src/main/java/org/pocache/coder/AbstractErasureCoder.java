@@ -213,6 +213,17 @@ abstract class AbstractErasureCoder implements ErasureCoder {
   @Override
   public void update(int dataIndex, byte[] data, int dataOffset, byte[][] parity, int parityOffset,
       int length) {
+    foldArrays(false, dataIndex, data, dataOffset, parity, parityOffset, length);
+  }
+
+  @Override
+  public void start(int dataIndex, byte[] data, int dataOffset, byte[][] parity, int parityOffset, int length) {
+    foldArrays(true, dataIndex, data, dataOffset, parity, parityOffset, length);
+  }
+
+  /** {@link #update} on arrays, or with {@code set} {@link #start}: the checks, then the kernel. */
+  private void foldArrays(boolean set, int dataIndex, byte[] data, int dataOffset, byte[][] parity,
+      int parityOffset, int length) {
     checkOpen();
     checkDataIndex(dataIndex);
     checkLength(length);
@@ -221,7 +232,7 @@ abstract class AbstractErasureCoder implements ErasureCoder {
     for (int r = 0; r < m; r++) {
       checkRange("parity", r, parity[r], parityOffset, length);
     }
-    Plan plan = encodePlan();
+    Plan plan = set ? columnPlan(dataIndex) : encodePlan();
     Operands ops = OPERANDS.get();
     try {
       ops.inBase[0] = data;
@@ -231,43 +242,26 @@ abstract class AbstractErasureCoder implements ErasureCoder {
         ops.outOff[r] = parityOffset;
       }
       if (length > 0) {
-        accumulate(plan, dataIndex, ops, length);
+        if (set) {
+          code(plan, ops, length);
+        } else {
+          accumulate(plan, dataIndex, ops, length);
+        }
       }
     } finally {
       ops.clear();
     }
   }
 
-  @Override
-  public void start(int dataIndex, byte[] data, int dataOffset, byte[][] parity, int parityOffset, int length) {
-    checkOpen();
-    checkDataIndex(dataIndex);
-    checkLength(length);
-    checkRange("data", -1, data, dataOffset, length);
-    checkCount("parity", parity, m, "m");
-    for (int r = 0; r < m; r++) {
-      checkRange("parity", r, parity[r], parityOffset, length);
-    }
-    Plan plan = columnPlans.get(dataIndex);
+  /** The plan of data piece {@code i}'s column of the parity matrix alone; built when first used. */
+  private Plan columnPlan(int i) {
+    Plan plan = columnPlans.get(i);
     if (plan == null) {
-      CodingMatrix column = parityMatrix.column(dataIndex);
-      plan = new Plan(-2 - dataIndex, column, new int[] {dataIndex}, prepare(column));
-      columnPlans.set(dataIndex, plan); // two threads may both build it: either is right
+      CodingMatrix column = parityMatrix.column(i);
+      plan = new Plan(-2 - i, column, new int[] {i}, prepare(column));
+      columnPlans.set(i, plan); // two threads may both build it: either is right
     }
-    Operands ops = OPERANDS.get();
-    try {
-      ops.inBase[0] = data;
-      ops.inOff[0] = dataOffset;
-      for (int r = 0; r < m; r++) {
-        ops.outBase[r] = parity[r];
-        ops.outOff[r] = parityOffset;
-      }
-      if (length > 0) {
-        code(plan, ops, length);
-      }
-    } finally {
-      ops.clear();
-    }
+    return plan;
   }
 
   // --- decode --------------------------------------------------------------------

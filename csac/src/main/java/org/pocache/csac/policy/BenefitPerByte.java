@@ -31,13 +31,9 @@ package org.pocache.csac.policy;
  * straggler the data on that straggler instead (see {@code Csac}), which is what their
  * parity saves while it lasts. O(log n) per operation.
  */
-public final class BenefitPerByte implements EvictionPolicy {
-  private final IndexedHeap heap = new IndexedHeap();
-  private final AccessCounts counts;
+public final class BenefitPerByte extends AgedFrequency {
   /** Data protected per unit of weight of every cached file (the bits of a positive double). */
   private final LongLongMap ratios = new LongLongMap();
-  private double age; // L
-  private long tick;
 
   public BenefitPerByte() {
     this(Lfu.DEFAULT_HISTORY_FILES);
@@ -45,7 +41,7 @@ public final class BenefitPerByte implements EvictionPolicy {
 
   /** @param historyFiles how many files' read counts to keep, cached or not (at least 1) */
   public BenefitPerByte(int historyFiles) {
-    this.counts = new AccessCounts(historyFiles);
+    super(historyFiles);
   }
 
   @Override
@@ -54,12 +50,13 @@ public final class BenefitPerByte implements EvictionPolicy {
   }
 
   @Override
-  public void onAccess(long fileId, boolean cached) {
-    long c = counts.record(fileId);
-    long r = ratios.get(fileId, -1);
-    if (r >= 0) {
-      heap.put(fileId, age + c * Double.longBitsToDouble(r), ++tick);
-    }
+  double perRead(long fileId) {
+    return Double.longBitsToDouble(ratios.get(fileId, Double.doubleToRawLongBits(1)));
+  }
+
+  @Override
+  void forget(long fileId) {
+    ratios.remove(fileId, -1);
   }
 
   @Override
@@ -73,33 +70,7 @@ public final class BenefitPerByte implements EvictionPolicy {
       throw new IllegalArgumentException("file " + fileId + ": weight and data weight must be > 0, got " + weight
           + " and " + dataWeight);
     }
-    double ratio = (double) dataWeight / weight;
-    ratios.put(fileId, Double.doubleToRawLongBits(ratio), -1);
-    heap.put(fileId, age + counts.atLeastOne(fileId) * ratio, ++tick);
-  }
-
-  @Override
-  public long victim(long protectedId) {
-    return heap.min(protectedId);
-  }
-
-  @Override
-  public void onEvict(long fileId) {
-    double k = heap.key(fileId);
-    if (!Double.isNaN(k)) {
-      age = k;
-    }
-    onRemove(fileId);
-  }
-
-  @Override
-  public void onRemove(long fileId) {
-    heap.remove(fileId);
-    ratios.remove(fileId, -1);
-  }
-
-  /** Files whose counts are kept now (for tests). */
-  int historySize() {
-    return counts.size();
+    ratios.put(fileId, Double.doubleToRawLongBits((double) dataWeight / weight), -1);
+    insert(fileId);
   }
 }

@@ -29,14 +29,9 @@ package org.pocache.csac.policy;
  * not as a newcomer that the next admission evicts. On the paper's Experiment 11
  * trace (T = 40) this took CSAC+LFU's straggler hit ratio from 1.80% to 1.52%.
  */
-public final class Lfu implements EvictionPolicy {
+public final class Lfu extends AgedFrequency {
   /** Files whose counts are kept by default (the map's arrays then take at most 2 MiB). */
   public static final int DEFAULT_HISTORY_FILES = 1 << 16;
-
-  private final IndexedHeap heap = new IndexedHeap();
-  private final AccessCounts counts;
-  private double age; // L
-  private long tick;
 
   public Lfu() {
     this(DEFAULT_HISTORY_FILES);
@@ -44,7 +39,7 @@ public final class Lfu implements EvictionPolicy {
 
   /** @param historyFiles how many files' access counts to keep, cached or not (at least 1) */
   public Lfu(int historyFiles) {
-    this.counts = new AccessCounts(historyFiles);
+    super(historyFiles);
   }
 
   @Override
@@ -53,42 +48,12 @@ public final class Lfu implements EvictionPolicy {
   }
 
   @Override
-  public void onAccess(long fileId, boolean cached) {
-    long c = counts.record(fileId);
-    if (heap.aux(fileId, -1) >= 0) {
-      heap.put(fileId, age + c, ++tick);
-      heap.setAux(fileId, c);
-    }
+  double perRead(long fileId) {
+    return 1;
   }
 
   @Override
   public void onInsert(long fileId, long weight) {
-    long c = counts.atLeastOne(fileId);
-    heap.put(fileId, age + c, ++tick);
-    heap.setAux(fileId, c);
-  }
-
-  /** Files whose counts are kept now (for tests). */
-  int historySize() {
-    return counts.size();
-  }
-
-  @Override
-  public long victim(long protectedId) {
-    return heap.min(protectedId);
-  }
-
-  @Override
-  public void onEvict(long fileId) {
-    double k = heap.key(fileId);
-    if (!Double.isNaN(k)) {
-      age = k;
-    }
-    onRemove(fileId);
-  }
-
-  @Override
-  public void onRemove(long fileId) {
-    heap.remove(fileId);
+    insert(fileId);
   }
 }

@@ -25,19 +25,7 @@ public class TestEvictionPolicies {
 
   /** Reads id; on a miss inserts it (weight 1), evicting while over capacity; returns the evicted id or -1. */
   private static long read(EvictionPolicy p, java.util.Set<Long> cache, int capacity, long id) {
-    boolean hit = cache.contains(id);
-    p.onAccess(id, hit);
-    long evicted = -1;
-    if (!hit) {
-      if (cache.size() >= capacity) {
-        evicted = p.victim(id);
-        assertTrue(p.name() + " offered " + evicted + " not in " + cache, cache.remove(evicted));
-        p.onEvict(evicted);
-      }
-      cache.add(id);
-      p.onInsert(id, 1);
-    }
-    return evicted;
+    return readWeighted(p, cache, capacity, id, 1);
   }
 
   @Test
