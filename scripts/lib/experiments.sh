@@ -8,6 +8,11 @@
 EXAMPLES_JAR() { echo "$CL_LIB/hadoop-mapreduce-examples-$HADOOP_VERSION.jar"; }
 VANILLA_FS=org.apache.hadoop.hdfs.DistributedFileSystem
 POCACHE_FS=org.pocache.hdfs.client.PoCacheFileSystem
+# The same two, timing the read calls of the streams they open (experiments/.../TimedReads.java).
+TIMED_VANILLA_FS='org.pocache.experiments.cluster.TimedReads$Vanilla'
+TIMED_POCACHE_FS='org.pocache.experiments.cluster.TimedReads$PoCache'
+# Extra generic options for the jobs ex_job runs (-libjars of the timing classes).
+EX_JOB_OPTS=()
 
 ex_usage() {
   cat <<'USAGE'
@@ -83,7 +88,7 @@ ex_job() { # fsimpl, log, RunJar args...
   # JSON job history (the same events as the default binary form) so that summarize.py can
   # read every task's CPU and time without Hadoop on its path.
   if ! HADOOP_ROOT_LOGGER=INFO,console cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$jar" "$prog" \
-      -D fs.hdfs.impl="$fs" -D mapreduce.jobhistory.jhist.format=json "$@" >"$log" 2>&1; then
+      -D fs.hdfs.impl="$fs" -D mapreduce.jobhistory.jhist.format=json "${EX_JOB_OPTS[@]}" "$@" >"$log" 2>&1; then
     tail -30 "$log" >&2
     die "experiment: job $prog failed; see $log"
   fi
@@ -106,6 +111,20 @@ ex_fetch_history() { # log
   done
   rm -f "$1.jhist"
   say "experiment: no job history found for $id (per-task numbers of this run are left out)"
+}
+
+# Each map task's time inside the read calls of its input (TimedReads' log lines in the task
+# logs of the last job in a log) to <log>.reads: "container read_ms bytes" per task.
+ex_fetch_read_times() { # log, input path prefix
+  local id app
+  id=$(grep -o 'Running job: job_[0-9_]*' "$1" | tail -1 | awk '{print $3}')
+  app=${id/job_/application_}
+  : >"$1.reads"
+  [[ -n "$id" && -d "$CLUSTER_DIR/logs/containers/$app" ]] || return 0
+  grep -H "timed reads: path=$2" "$CLUSTER_DIR/logs/containers/$app"/*/syslog 2>/dev/null \
+    | awk '{c=$1; sub(/\/syslog:.*/, "", c); sub(/.*\//, "", c)
+            for (i = 1; i <= NF; i++) { if ($i ~ /^read_ms=/) ms[c] += substr($i, 9); if ($i ~ /^bytes=/) b[c] += substr($i, 7) } }
+      END {for (c in ms) printf "%s %.1f %d\n", c, ms[c], b[c]}' >"$1.reads"
 }
 
 # Mean map-task time of the last job in a log, from the job's counters (ms).
@@ -176,6 +195,17 @@ ex_mapreduce() {
   ex=$(EXAMPLES_JAR)
   mkdir -p "$work"
   : >"$rows"
+  # The jobs run on file systems that time their input reads (Experiment 10), shipped with -libjars.
+  python3 - "$POCACHE_HOME/experiments/target/classes" "$work/timed-reads.jar" <<'PY'
+import os, sys, zipfile
+root, out = sys.argv[1], sys.argv[2]
+d = os.path.join(root, "org/pocache/experiments/cluster")
+with zipfile.ZipFile(out, "w") as z:
+    for f in sorted(os.listdir(d)):
+        if f.startswith("TimedReads"):
+            z.write(os.path.join(d, f), "org/pocache/experiments/cluster/" + f)
+PY
+  EX_JOB_OPTS=(-libjars "$work/timed-reads.jar")
   [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "experiment mapreduce: --rate must be MiB/s, got '$rate'"
   cl_set_rate "$rate"
   say "experiment mapreduce: DataNodes at $rate MiB/s; inputs of $input MiB in $block MiB blocks, written through POCache (cached on write, or by a first read)"
@@ -231,8 +261,8 @@ ex_mapreduce() {
         local order=(vanilla pocache)
         ((r % 2 == 0)) && order=(pocache vanilla)
         for mode in "${order[@]}"; do
-          fs=$VANILLA_FS
-          [[ $mode == pocache ]] && fs=$POCACHE_FS
+          fs=$TIMED_VANILLA_FS
+          [[ $mode == pocache ]] && fs=$TIMED_POCACHE_FS
           out=/ex/out-$j-$mode
           log="$work/$j-$state-$mode-$r.log"
           cl_hdfs dfs -rm -r -f -skipTrash "$out" >/dev/null 2>&1 || true
@@ -243,6 +273,8 @@ ex_mapreduce() {
             terasort) ms=$(ex_job "$fs" "$log" "$ex" terasort /ex/tera-in "$out") ;;
           esac
           ex_fetch_history "$log"
+          case "$j" in wordcount) ex_fetch_read_times "$log" /ex/wc-in ;; sort) ex_fetch_read_times "$log" /ex/sort-in ;;
+            *) ex_fetch_read_times "$log" /ex/tera-in ;; esac
           local digest
           if [[ $j == terasort ]]; then
             cl_hdfs dfs -rm -r -f -skipTrash "$out-validate" >/dev/null 2>&1 || true

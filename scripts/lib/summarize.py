@@ -51,10 +51,20 @@ def job_history(path):
     return done or None
 
 
+def read_times(path):
+    """Each map task's time inside its input's read calls (ms), from `<log>.reads`; None if absent."""
+    try:
+        xs = [float(line.split()[1]) for line in open(path) if line.strip()]
+    except OSError:
+        return None
+    return xs or None
+
+
 def mapreduce(rows_file, out, dn, factor, input_mib, block_mib, work=None):
     runs = {}
     maps = {}
     tasks = {}
+    reads = {}
     order = []
     for line in open(rows_file):
         job, state, mode, r, ms, map_ms, _digest = line.split()
@@ -65,6 +75,9 @@ def mapreduce(rows_file, out, dn, factor, input_mib, block_mib, work=None):
         h = job_history(os.path.join(work, f"{job}-{state}-{mode}-{r}.log.jhist")) if work else None
         if h:
             tasks.setdefault((job, state, mode), []).append(h)
+        rt = read_times(os.path.join(work, f"{job}-{state}-{mode}-{r}.log.reads")) if work else None
+        if rt:
+            reads.setdefault((job, state, mode), []).append(rt)
     rows = []
     print(f"{'job':10} {'straggler':10} {'vanilla ms':>22} {'pocache ms':>22} {'ratio':>6}  map task ms (v / p)")
     for job in order:
@@ -88,6 +101,13 @@ def mapreduce(rows_file, out, dn, factor, input_mib, block_mib, work=None):
                         row[state][f"{mode}_{kind}_cpu_ms"] = stats([h["cpu_ms"] for h in hs])
                         row[state][f"{mode}_{kind}_gc_ms"] = stats([h["gc_ms"] for h in hs])
                         row[state][f"{mode}_{kind}_elapsed_ms"] = stats([h["elapsed_ms"] for h in hs])
+                # Input read time per map task (TimedReads): per run the mean, median and slowest task.
+                rts = reads.get((job, state, mode))
+                if rts:
+                    row[state][f"{mode}_map_read_ms"] = stats([round(statistics.mean(x), 1) for x in rts])
+                    row[state][f"{mode}_map_read_median_ms"] = stats([statistics.median(x) for x in rts])
+                    row[state][f"{mode}_map_read_max_ms"] = stats([max(x) for x in rts])
+                    row[state][f"{mode}_map_read_tasks_ms"] = rts
             print(f"{job:10} {state:10} {sv['median']:8.0f} ({sv['min']:.0f}-{sv['max']:.0f}) "
                   f"{sp['median']:8.0f} ({sp['min']:.0f}-{sp['max']:.0f}) {ratio:6.3f}  "
                   f"{statistics.median(maps[(job, state, 'vanilla')]):.0f} / "
@@ -99,6 +119,11 @@ def mapreduce(rows_file, out, dn, factor, input_mib, block_mib, work=None):
                      for kind in ("map", "reduce") if f"vanilla_{kind}_cpu_ms" in r and f"pocache_{kind}_cpu_ms" in r]
             if parts:
                 print(f"{job:10} {state:10} task CPU (stock / POCache, medians over runs): " + ", ".join(parts))
+            if "vanilla_map_read_ms" in r and "pocache_map_read_ms" in r:
+                print(f"{job:10} {state:10} input read per map task (stock / POCache, medians over runs): "
+                      f"mean {r['vanilla_map_read_ms']['median']:.0f} / {r['pocache_map_read_ms']['median']:.0f} ms, "
+                      f"slowest {r['vanilla_map_read_max_ms']['median']:.0f} / "
+                      f"{r['pocache_map_read_max_ms']['median']:.0f} ms")
         rows.append(row)
     doc = {"experiment": "mapreduce", "straggler_datanode": dn, "straggler_factor": float(factor),
            "input_mib": int(input_mib), "block_mib": int(block_mib), "rows": rows}

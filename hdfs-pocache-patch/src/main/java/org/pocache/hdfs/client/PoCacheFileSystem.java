@@ -738,7 +738,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       try {
         pool.execute(() -> {
           try {
-            reportLongReads();
+            reportReadsSoFar();
             ManagerClient m = manager;
             if (m != null) {
               refreshStragglers(m);
@@ -764,15 +764,16 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   }
 
   /**
-   * Sends what this client's reads have seen of their DataNodes so far when some read
-   * has been under way for a second or more, instead of waiting for the streams to
-   * close: a stream reading a straggler's block in order may close a minute later, and
-   * until then the Manager would hear nothing of it from this client.
+   * Sends what this client's reads have seen of their DataNodes so far (those that served
+   * at least a sample's worth, or have a read under way for a second or more) with each
+   * straggler-list refresh, instead of waiting for the streams to close: a MapReduce task
+   * streaming a straggler's block closes its stream only when its split is read, 20 s
+   * later at a tenth of the speed, and until then the Manager would hear nothing of it
+   * from that task. Reports from the tasks reading the straggler's peers at the same
+   * time are what the straggler's pace is judged against. At most one call per refresh
+   * interval, and none when nothing is to be reported.
    */
-  private void reportLongReads() {
-    if (!slowSources.hasLongReads(System.nanoTime())) {
-      return;
-    }
+  private void reportReadsSoFar() {
     ManagerClient m = manager;
     List<ReadReport.Observation> seen = m == null ? Collections.<ReadReport.Observation>emptyList()
         : slowSources.drainObservations();

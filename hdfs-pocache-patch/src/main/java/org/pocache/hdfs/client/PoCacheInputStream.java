@@ -305,6 +305,11 @@ final class PoCacheInputStream extends FSInputStream
       subblock = sequential.subblockSize();
       g = pos / subblock;
       if (g != timed) {
+        // At each later subblock of a block (at its first, leftToParity was asked just above).
+        if (g * subblock % sequential.blockSize() != 0 && sequential.listedSince(pos)) {
+          direct = false; // listed while this block was being read: the rest of it is left to parity
+          return HANDED_OVER;
+        }
         timed = g;
         timedNanos = 0;
         timedWhole = pos == g * subblock;

@@ -887,6 +887,10 @@ final class SequentialReader implements Closeable {
   }
 
   /** Where the block holding file offset {@code pos} ends (exclusive). */
+  long blockSize() {
+    return layout.blockSize();
+  }
+
   long blockEnd(long pos) {
     long blockSize = layout.blockSize();
     return Math.min(fileLength, (pos / blockSize + 1) * blockSize);
@@ -917,6 +921,34 @@ final class SequentialReader implements Closeable {
         return rebuiltBlocks.contains(block); // asked before (by the prefetch, or at the block's start)
       }
       if (closed || !rescuable(g, start, (int) Math.min(subblock, fileLength - start))) {
+        return false;
+      }
+      decidedBlocks.add(block);
+      rebuiltBlocks.add(block);
+      return true;
+    }
+  }
+
+  /**
+   * Whether the block holding {@code pos}, which the caller has been reading itself, is on
+   * the Manager's straggler list now and parity can stand in for the rest of it: the rest
+   * of the block is left to parity from the subblock at {@code pos} and the caller hands
+   * its reads to this reader. Asked at each subblock the caller starts. A task's stream
+   * reads one block for as long as the block's DataNode takes, and a straggler listed
+   * while it does (on the reports of that task and of the tasks reading its peers) would
+   * otherwise keep it until the end of its split.
+   */
+  boolean listedSince(long pos) {
+    long g = pos / subblock;
+    long start = g * subblock;
+    SubblockAddress a = layout.locate(start);
+    if (!rebuilds.listedStraggler(a.stripe, a.dataIndex) || !proactive.isCached(a.stripe)) {
+      return false;
+    }
+    synchronized (lock) {
+      long block = blockOf(g);
+      int len = (int) Math.min(subblock, fileLength - start);
+      if (closed || rebuiltBlocks.contains(block) || !rescuable(g, start, len)) {
         return false;
       }
       decidedBlocks.add(block);

@@ -71,6 +71,8 @@ final class SlowSources {
   private final Map<String, History> histories = new ConcurrentHashMap<>();
   /** Listed DataNodes this client has since read on time: the list does not skip them. */
   private final Set<String> overruled = ConcurrentHashMap.newKeySet();
+  /** Unlisted DataNodes this client has read on time: what its own clock was set by. */
+  private final Set<String> onTimeUnlisted = ConcurrentHashMap.newKeySet();
   /** Skip decisions for pieces whose every replica is listed, for their probes. */
   private final AtomicLong replicatedListed = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
@@ -200,7 +202,14 @@ final class SlowSources {
     if (late) {
       overruled.remove(dn);
     } else if (listed) {
-      overruled.add(dn);
+      // On time by this client's clock overrules the list only if that clock was also set by
+      // another DataNode: a task that streams one block from one DataNode has timed only that
+      // DataNode, and its pace, a straggler's included, is all the task knows as on time.
+      if (onTimeUnlisted.size() > 1 || !onTimeUnlisted.isEmpty() && !onTimeUnlisted.contains(dn)) {
+        overruled.add(dn);
+      }
+    } else {
+      onTimeUnlisted.add(dn);
     }
     History h = histories.get(dn);
     if (h == null) {
@@ -302,20 +311,6 @@ final class SlowSources {
     return out;
   }
 
-  /**
-   * Whether some data read has been in flight for {@value #IN_FLIGHT_MIN_MILLIS} ms or
-   * more: a straggler's read that the Manager would otherwise hear of only when the
-   * stream reading it closes, which for a long sequential read can be a minute away.
-   */
-  boolean hasLongReads(long nowNanos) {
-    for (Busy b : observed.values()) {
-      if (b.hasReadOlderThan(nowNanos - IN_FLIGHT_MIN_MILLIS * 1_000_000L)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** Bytes one DataNode served since the last report and the spans of the reads that served them. */
   static final class Busy {
     /** Spans kept before they are folded into {@link #foldedNanos}. */
@@ -332,15 +327,6 @@ final class SlowSources {
 
     synchronized void end(long[] read) {
       inFlight.remove(read);
-    }
-
-    synchronized boolean hasReadOlderThan(long startNanos) {
-      for (long[] r : inFlight) {
-        if (r[0] <= startNanos) {
-          return true;
-        }
-      }
-      return false;
     }
 
     synchronized void add(long n, long start, long end) {

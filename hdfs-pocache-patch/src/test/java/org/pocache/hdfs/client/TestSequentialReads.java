@@ -333,6 +333,81 @@ public class TestSequentialReads {
     }
   }
 
+  /** Heartbeats until the Manager lists exactly {@code slow} (all normal, and an empty list, for null). */
+  private static void listOnly(String[] dn, String slow) throws Exception {
+    GenericTestUtils.waitFor(() -> {
+      try {
+        for (int i = 0; i < dn.length; i++) {
+          manager.heartbeat(dn[i], dn[i].equals(slow) ? 10_000_000L : 100_000_000L + i * 1_000_000L, 1000.0, 100);
+        }
+        return manager.getStragglers().dataNodes.equals(
+            slow == null ? java.util.Collections.emptyList() : java.util.Collections.singletonList(slow));
+      } catch (Exception e) {
+        return false;
+      }
+    }, 100, 10_000);
+  }
+
+  /**
+   * A task streams its block from a DataNode nobody has listed yet; halfway through, the
+   * Manager lists it (as the reports of the task and of its peers' tasks make it do). The
+   * rest of the block is rebuilt from parity instead of streamed from the straggler to
+   * the end of the split. (Before, the list was looked at only where a block begins: the
+   * task read its whole block at the straggler's pace, 20.9 s for 16 MiB in wordcount.)
+   */
+  @Test
+  public void aDataNodeListedWhileItsBlockIsStreamedLeavesTheRestOfTheBlockToParity() throws Exception {
+    Path p = new Path("/sequential/listed-midway");
+    cachedFile(p, 31);
+    String[] dn = new String[4];
+    for (int i = 0; i < 4; i++) {
+      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
+    }
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50"); // how often this client refreshes the list
+    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "5000"); // nothing is late by this client's own clock
+    noPrefetchUnderWay();
+    try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), c);
+        FSDataInputStream in = reader.open(p)) {
+      readExactly(in, 31, 0, 2 * SUBBLOCK, 4096);
+      listOnly(dn, dn[0]);
+      GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[0]), 20, 10_000);
+      readExactly(in, 31, 2 * SUBBLOCK, BLOCK - 2 * SUBBLOCK, 4096);
+      java.util.Map<Long, Integer> decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
+      assertTrue("the rest of block 0 rebuilt: " + decoded, decoded.getOrDefault(0L, 0) >= 1);
+    } finally {
+      listOnly(dn, null);
+    }
+  }
+
+  /**
+   * A stream still open reports what it has read so far with the client's next look at
+   * the straggler list, not only when it closes: a task streaming a straggler's block
+   * closes its stream when its split is read, and the Manager judges the straggler
+   * against what the tasks reading its peers report at the same time.
+   */
+  @Test
+  public void anOpenStreamReportsItsReadsSoFar() throws Exception {
+    Path p = new Path("/sequential/report-so-far");
+    cachedFile(p, 33);
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50");
+    noPrefetchUnderWay();
+    try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), c);
+        FSDataInputStream in = reader.open(p)) {
+      long before = manager.getReport().getClientObservations();
+      readExactly(in, 33, 0, BLOCK, 4096); // DataNode 0's block: a sample's worth (1 MiB)
+      GenericTestUtils.waitFor(() -> {
+        try {
+          reader.stragglers(); // what a read does at each subblock: refreshes the list, reports
+          return manager.getReport().getClientObservations() > before;
+        } catch (IOException e) {
+          return false;
+        }
+      }, 20, 10_000);
+    }
+  }
+
   /**
    * With nothing slow, sequential reads are HDFS's own stream's, on the caller's thread:
    * no read-ahead thread, no copies, every subblock timed and reported. (The deadline is

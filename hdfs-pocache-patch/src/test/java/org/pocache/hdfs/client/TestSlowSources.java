@@ -161,8 +161,6 @@ public class TestSlowSources {
     long t0 = System.nanoTime();
     Runnable end = s.reading(A, 4 << 20);
     assertTrue("too young to count", s.drainObservations(t0 + 500_000_000L).isEmpty());
-    assertFalse("too young to send a report for", s.hasLongReads(t0 + 500_000_000L));
-    assertTrue("a second under way: worth a report", s.hasLongReads(t0 + 1_500_000_000L));
     // Still under way after 5 s: at most 4 MiB in 5 s, reported, and again 5 s later.
     List<ReadReport.Observation> o =
         s.drainObservations(t0 + 5_000_000_000L);
@@ -173,7 +171,6 @@ public class TestSlowSources {
     assertEquals(10000.0, o.get(0).getMillis(), 5.0);
     end.run();
     assertTrue("an ended read is no longer in flight", s.drainObservations(t0 + 20_000_000_000L).isEmpty());
-    assertFalse(s.hasLongReads(t0 + 20_000_000_000L));
     assertEquals(null, s.reading(Arrays.asList("dn-a:9866", "dn-b:9866"), 1 << 20));
   }
 
@@ -204,6 +201,7 @@ public class TestSlowSources {
   public void aListedDataNodeIsProbedAndAnOnTimeReadOverrulesTheList() {
     Set<String> listed = new HashSet<>(Arrays.asList("dn-a:9866"));
     SlowSources s = new SlowSources(() -> listed);
+    s.served(B, false); // this client's clock knows another DataNode's pace
     for (int i = 1; i < SlowSources.PROBE_EVERY; i++) {
       assertTrue("skip " + i, s.skip(A));
     }
@@ -219,6 +217,26 @@ public class TestSlowSources {
     assertTrue(s.skip(A));
     listed.clear(); // the Manager dropped it, but this client saw it late itself
     assertTrue(s.skip(A));
+  }
+
+  /**
+   * A task that has read only the listed DataNode has timed nothing else: its own clock
+   * was set by that DataNode's pace, so reads it calls on time do not overrule the list.
+   * Once it has read another DataNode on time they do.
+   */
+  @Test
+  public void onTimeOverrulesTheListOnlyWithAnotherDataNodeToCompareWith() {
+    Set<String> listed = new HashSet<>();
+    SlowSources s = new SlowSources(() -> listed);
+    s.served(A, false); // streamed before the Manager listed it
+    listed.add("dn-a:9866");
+    for (int i = 0; i < 4; i++) {
+      s.served(A, false);
+    }
+    assertEquals("nothing to compare with: the list stands", listed, s.listed());
+    s.served(B, false);
+    s.served(A, false);
+    assertEquals(Collections.emptySet(), s.listed());
   }
 
   @Test
