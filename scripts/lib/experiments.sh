@@ -759,7 +759,7 @@ cmd_experiment() {
       fi
       check_maven; check_native_deps
       cd "$POCACHE_HOME" && DRIVER_HEAP=6g run_driver org.pocache.experiments.paper.PaperExperiments "$name" "$@" ;;
-    exp[0-9]*|two-stragglers|intermittent|cache-bytes|all)
+    exp[0-9]*|two-stragglers|intermittent|cache-bytes|late-binding|all)
       # The paper's experiments on the in-process cluster; JSON and PNG under docs/results/experiments.
       check_maven; check_native_deps
       # Every cluster, its DataNodes and the reads run in this JVM: 64 MiB blocks read whole

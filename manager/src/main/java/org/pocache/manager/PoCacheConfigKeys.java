@@ -441,6 +441,14 @@ public final class PoCacheConfigKeys {
   public static final String READ_PROACTIVE_DEFAULT = "suspected";
   public static final String[] READ_PROACTIVE_CHOICES = {"suspected", "always"};
 
+  /**
+   * How many of a substripe's m cached parity pieces a positional read asks for and decodes with: EC-Cache's late
+   * binding (k + this many of the k + m pieces). 0, or m or more: all m. Fewer moves fewer parity bytes from Redis
+   * per decode but masks at most this many slow pieces of a substripe.
+   */
+  public static final String READ_PARITY_PIECES_KEY = "dfs.pocache.read.parity.pieces";
+  public static final String READ_PARITY_PIECES_DEFAULT = "0";
+
   /** Sequential and short positional reads: the deadline is never shorter than this, milliseconds. */
   public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";
   public static final String READ_DEADLINE_MIN_DEFAULT = "20";

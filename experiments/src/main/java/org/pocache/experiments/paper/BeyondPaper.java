@@ -34,8 +34,9 @@ import redis.clients.jedis.Jedis;
 
 /**
  * Cases the paper does not measure, in the same form as its experiments: two
- * simultaneous stragglers with m = 1 and m = 2 parity pieces cached per stripe, and a
- * straggler that is slow only part of the time.
+ * simultaneous stragglers with m = 1 and m = 2 parity pieces cached per stripe, a
+ * straggler that is slow only part of the time, what a cache byte buys on files of mixed
+ * sizes, and EC-Cache's late binding (k + 1 of k + 2 pieces) against POCache's k + m.
  */
 final class BeyondPaper {
   private static final long MIB = 1L << 20;
@@ -237,5 +238,109 @@ final class BeyondPaper {
         by.get("POCache CSAC+benefit").stats.percentile(95) / by.get("POCache CSAC+LFU").stats.percentile(95), "x");
     SkewedReads.statBars(plot, "Exp 4's sizes, one moving straggler: the same cache bytes", runs);
     return o;
+  }
+
+  /**
+   * EC-Cache's late binding on POCache's reads: m = 2 parity pieces cached per stripe, and
+   * a read asks for all k + 2 pieces (POCache) or for k + 1 of them
+   * ({@code dfs.pocache.read.parity.pieces} = 1), with no straggler, one, and two at once.
+   * Every file's parity is cached before the reads, so only the read differs. Besides the
+   * latencies, the bytes redis-server sent per read.
+   */
+  static Outcome lateBinding(Scale s, File plot, PrintStream out) throws IOException {
+    int dataNodes = s.tiny ? 6 : 14;
+    int files = s.tiny ? 8 : 60;
+    int reads = s.tiny ? 12 : 400;
+    long block = MIB;
+    Workloads.Plan plan = Workloads.plan(block, Workloads.uniform(files, K, block), dataNodes, reads, 24);
+    Outcome o = new Outcome("late-binding", "EC-Cache's late binding: k + 1 of k + 2 against k + 2",
+        "(not in the paper)",
+        String.format(Locale.ROOT, "%d four-block files of %d MiB blocks on %d DataNodes, m = 2 parity pieces"
+            + " cached for every file, %d Zipf-0.9 reads per mode and case; stragglers at 1/%d of %d MiB/s:"
+            + " none, DataNode 0, DataNodes 0 and 1", files, block >> 20, dataNodes, reads, s.slowdown,
+            s.diskBandwidth >> 20));
+    List<Workloads.Run> runs = new ArrayList<>();
+    Map<String, Double> redisBytesPerRead = new java.util.LinkedHashMap<>();
+    List<Set<Integer>> cases = Arrays.asList(Collections.<Integer>emptySet(), Collections.singleton(0),
+        new HashSet<>(Arrays.asList(0, 1)));
+    String[] caseNames = {"no straggler", "one straggler", "two stragglers"};
+    try (PaperCluster c = PaperCluster.builder().dataNodes(dataNodes).k(K)
+        .set(PoCacheConfigKeys.CODE_M_KEY, "2")
+        .set(PoCacheConfigKeys.CACHE_CAPACITY_KEY, Long.toString(2L * files * block)).start();
+         Jedis redis = new Jedis(c.redis.host(), c.redis.port())) {
+      c.hdfs.setAllBandwidth(s.diskBandwidth);
+      Workloads.FileSet r1 = Workloads.writeContiguous(c, "/late/r1", plan, Collections.emptySet(), 24_000_000);
+      c.cache(r1.paths);
+      org.apache.hadoop.fs.FileSystem all = c.client();
+      org.apache.hadoop.fs.FileSystem late = c.client(PoCacheConfigKeys.READ_PARITY_PIECES_KEY, "1");
+      int warm = s.tiny ? 2 : 5;
+      for (int x = 0; x < cases.size(); x++) {
+        Workloads.Stragglers st = Workloads.fixed(cases.get(x), s.diskBandwidth, s.slowdown);
+        st.apply(c, 0);
+        try {
+          if (!cases.get(x).isEmpty()) {
+            Workloads.awaitListed(c, plan, r1, cases.get(x), out);
+          }
+          for (int mode = 0; mode < 2; mode++) {
+            String name = (mode == 0 ? "k + 2, " : "k + 1 of k + 2, ") + caseNames[x];
+            long before = netOutput(redis);
+            runs.add(Workloads.replay(name, c, mode == 0 ? all : late, WholeFileRead.positional(), r1, plan.reads,
+                warm, st, out));
+            double perRead = (netOutput(redis) - before) / (double) (plan.reads.length + Math.min(warm,
+                plan.reads.length));
+            redisBytesPerRead.put(name, perRead);
+            out.printf(Locale.ROOT, "  %-32s redis-server sent %.0f KiB per read%n", name, perRead / 1024);
+          }
+        } finally {
+          st.reset(c);
+        }
+      }
+    }
+    Map<String, Workloads.Run> by = new java.util.LinkedHashMap<>();
+    for (Workloads.Run r : runs) {
+      by.put(r.mode, r);
+      Map<String, Object> row = o.row();
+      row.putAll(r.row());
+      row.put("redis_bytes_per_read", redisBytesPerRead.get(r.mode));
+      // Reads of files with blocks on both DataNodes 0 and 1: what one parity piece cannot mask.
+      List<Double> both = new ArrayList<>();
+      for (int j = 0; j < plan.reads.length; j++) {
+        Set<Integer> on = new HashSet<>();
+        for (int d : plan.placement[plan.reads[j]]) {
+          on.add(d);
+        }
+        if (on.contains(0) && on.contains(1)) {
+          both.add(r.ms[j]);
+        }
+      }
+      if (!both.isEmpty()) {
+        org.pocache.experiments.LatencyStats b = new org.pocache.experiments.LatencyStats(
+            both.stream().mapToDouble(Double::doubleValue).toArray());
+        row.put("reads_on_datanodes_0_and_1", both.size());
+        row.put("mean_ms_on_datanodes_0_and_1", b.mean());
+        out.printf(Locale.ROOT, "  %-32s %d reads of files on DataNodes 0 and 1: mean %.1f ms%n", r.mode,
+            both.size(), b.mean());
+      }
+    }
+    for (int x = 1; x < caseNames.length; x++) {
+      Workloads.Run k2 = by.get("k + 2, " + caseNames[x]);
+      Workloads.Run k1 = by.get("k + 1 of k + 2, " + caseNames[x]);
+      o.headline(caseNames[x] + ": late binding mean / k + 2 mean", "(not in the paper)", Double.NaN, Double.NaN,
+          k1.stats.mean() / k2.stats.mean(), "x");
+      o.headline(caseNames[x] + ": late binding p99 / k + 2 p99", "(not in the paper)", Double.NaN, Double.NaN,
+          k1.stats.percentile(99) / k2.stats.percentile(99), "x");
+    }
+    o.headline("redis-server bytes per read, late binding / k + 2, one straggler", "(not in the paper)", Double.NaN,
+        Double.NaN, redisBytesPerRead.get("k + 1 of k + 2, one straggler")
+            / redisBytesPerRead.get("k + 2, one straggler"), "x");
+    SkewedReads.statBars(plot, "Late binding (k + 1 of k + 2) against k + 2, m = 2", runs);
+    return o;
+  }
+
+  /** redis-server's total_net_output_bytes. */
+  private static long netOutput(Jedis redis) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("total_net_output_bytes:(\\d+)")
+        .matcher(redis.info("stats"));
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 }

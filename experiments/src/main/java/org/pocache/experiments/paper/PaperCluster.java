@@ -44,6 +44,8 @@ final class PaperCluster implements AutoCloseable {
   final int managerPort;
   final FileSystem plain;
   final FileSystem pocache;
+  /** Made by {@link #client}, closed with the cluster. */
+  private final List<FileSystem> clients = new java.util.ArrayList<>();
 
   private PaperCluster(int dataNodes, int k, Map<String, String> extra) throws IOException {
     managerPort = FreePorts.pick();
@@ -122,9 +124,24 @@ final class PaperCluster implements AutoCloseable {
     }
   }
 
+  /** A POCache client of its own, with {@code keyValues} (key, value, ...) set over the cluster's conf. */
+  FileSystem client(String... keyValues) throws IOException {
+    Configuration pc = new Configuration(hdfs.conf());
+    pc.set("fs.hdfs.impl", PoCacheFileSystem.class.getName());
+    for (int i = 0; i + 1 < keyValues.length; i += 2) {
+      pc.set(keyValues[i], keyValues[i + 1]);
+    }
+    FileSystem fs = FileSystem.newInstance(hdfs.fs().getUri(), pc);
+    clients.add(fs);
+    return fs;
+  }
+
   @Override
   public void close() throws IOException {
     try {
+      for (FileSystem fs : clients) {
+        fs.close();
+      }
       plain.close();
       pocache.close();
       hdfs.close();

@@ -54,6 +54,8 @@ public final class PaperExperiments {
     BUILT.put("intermittent", "beyond the paper: a straggler slow half of the time");
     BUILT.put("cache-bytes", "beyond the paper: Exp 4's sizes, a moving straggler, the same cache bytes for"
         + " CSAC+LFU, CSAC+benefit and SP-Cache");
+    BUILT.put("late-binding", "beyond the paper: EC-Cache's late binding, k + 1 of k + 2 pieces against POCache's"
+        + " k + 2, with one and two stragglers");
   }
 
   static final String USAGE = String.join("\n",
@@ -196,6 +198,8 @@ public final class PaperExperiments {
         return BeyondPaper.intermittent(s, plot, out);
       case "cache-bytes":
         return BeyondPaper.cacheBytes(s, plot, out);
+      case "late-binding":
+        return BeyondPaper.lateBinding(s, plot, out);
       case "exp11":
       case "exp13":
       case "exp15":

@@ -60,6 +60,7 @@ public final class Report {
       {"two-stragglers", "Two stragglers at once, m = 1 and m = 2"},
       {"intermittent", "A straggler slow only part of the time"},
       {"cache-bytes", "What a cache byte buys on files of mixed sizes"},
+      {"late-binding", "EC-Cache's late binding: k + 1 of k + 2 against k + 2"},
   };
 
   private Report() {

@@ -446,6 +446,11 @@ final class DegradedReader {
     return onStraggler(s, i);
   }
 
+  /** Whether every DataNode holding data piece (s, i) is listed, on clients' reads of it. */
+  boolean seenSlowByClients(long s, int i) {
+    return sources.seenSlowByClients(locations.of(s, i));
+  }
+
   /**
    * Whether data piece (s, other) can only be read from DataNodes that also hold data
    * piece (s, i): a rebuild of i that needs it waits on the DataNode i is slow on.

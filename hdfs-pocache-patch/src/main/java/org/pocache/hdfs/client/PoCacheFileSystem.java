@@ -156,8 +156,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private double deadlineFactor;
   private long deadlineMinMillis;
   private boolean proactiveAlways;
+  /** dfs.pocache.read.parity.pieces: parity pieces per substripe a positional read asks for; 0: all m. */
+  private int parityPieces;
   private long stragglerRefreshMillis;
   private volatile Set<String> stragglerList = Collections.emptySet();
+  /** Which of {@link #stragglerList} the Manager lists on clients' reads (what readers waited on). */
+  private volatile Set<String> seenSlowByClients = Collections.emptySet();
   private volatile long stragglersAt;
   private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -181,6 +185,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.READ_DEADLINE_FACTOR_DEFAULT, 1, 1000);
     deadlineMinMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_DEADLINE_MIN_KEY,
         PoCacheConfigKeys.READ_DEADLINE_MIN_DEFAULT, 0, 3_600_000);
+    parityPieces = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_PARITY_PIECES_KEY,
+        PoCacheConfigKeys.READ_PARITY_PIECES_DEFAULT, 0, Integer.MAX_VALUE);
     proactiveAlways = "always".equals(PoCacheConfig.getChoice(conf, PoCacheConfigKeys.READ_PROACTIVE_KEY,
         PoCacheConfigKeys.READ_PROACTIVE_DEFAULT, PoCacheConfigKeys.READ_PROACTIVE_CHOICES));
     // Whole blocks fetched ahead: at most an eighth of this JVM's heap, whatever the key says.
@@ -195,7 +201,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.WRITE_MIN_BLOCKS_DEFAULT, 1, 1 << 20);
     // The Manager's k decides; this one (the same site files) only says when to ask it.
     codeK = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32);
-    slowSources = new SlowSources(this::stragglers);
+    slowSources = new SlowSources(this::stragglers, () -> {
+      stragglers(); // refreshes both
+      return seenSlowByClients;
+    });
     readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
         PoCacheConfigKeys.READ_FILL_MAX_DEFAULT, 0, Long.MAX_VALUE);
     ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
@@ -613,7 +622,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
     }
     ReadContext ctx = new ReadContext(uncounted, d, layout, s, pool, buffers, slowSources, locations,
-        deadlineMinMillis, proactiveAlways, direct);
+        deadlineMinMillis, proactiveAlways, direct, parityPieces);
     ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;
@@ -756,9 +765,14 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   private void refreshStragglers(ManagerClient m) {
     try {
-      stragglerList = new HashSet<>(m.getStragglers().dataNodes);
+      org.pocache.manager.protocol.PoCacheManagerProtocol.StragglerList list = m.getStragglers();
+      Set<String> seen = new HashSet<>(list.byClientReads);
+      seen.retainAll(list.dataNodes);
+      seenSlowByClients = seen;
+      stragglerList = new HashSet<>(list.dataNodes);
     } catch (IOException | RuntimeException | LinkageError e) {
       stragglerList = Collections.emptySet(); // no Manager: no known stragglers, deadlines still apply
+      seenSlowByClients = Collections.emptySet();
     }
     stragglersAt = System.currentTimeMillis();
   }

@@ -75,6 +75,8 @@ final class ProactiveReader {
     int decodedAhead;
     /** Parity GETs made (one per run of substripes fetched together). */
     int parityFetches;
+    /** Parity values those GETs asked for (count x the parity pieces asked for per substripe). */
+    int parityValues;
     boolean parityMissing;
     boolean parityCorrupt;
     boolean cacheError;
@@ -84,6 +86,7 @@ final class ProactiveReader {
       decoded += o.decoded;
       decodedAhead += o.decodedAhead;
       parityFetches += o.parityFetches;
+      parityValues += o.parityValues;
       parityMissing |= o.parityMissing;
       parityCorrupt |= o.parityCorrupt;
       cacheError |= o.cacheError;
@@ -159,6 +162,8 @@ final class ProactiveReader {
   private final long minDeadlineNanos;
   /** Length of every pooled piece array: a substripe's pieces never exceed a subblock. */
   private final int pieceBytes;
+  /** Parity pieces of each substripe a fetch asks for ({@link #askedParity}); 0: all m. */
+  private final int parityPieces;
 
   ProactiveReader(ReadContext ctx, int inflight) {
     this.data = ctx.data;
@@ -175,6 +180,17 @@ final class ProactiveReader {
     this.proactiveAlways = ctx.proactiveAlways;
     this.minDeadlineNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(ctx.minDeadlineMillis);
     this.pieceBytes = layout.subblockSize();
+    this.parityPieces = ctx.parityPieces;
+  }
+
+  /**
+   * Parity pieces of each substripe a fetch asks for and can decode with: all m, or
+   * {@code dfs.pocache.read.parity.pieces} if that is fewer (EC-Cache's late binding, k + that
+   * many of the k + m pieces). Parity row r &lt; this is fetched; the rows past it stay in Redis.
+   */
+  int askedParity() {
+    int m = d.getM();
+    return parityPieces > 0 && parityPieces < m ? parityPieces : m;
   }
 
   /** Parity pieces per substripe. */
@@ -390,7 +406,7 @@ final class ProactiveReader {
       this.buf = buf;
       this.off = off;
       int k = d.getK();
-      int m = d.getM();
+      int m = askedParity();
       len = new int[count];
       stored = new int[count][k];
       int[] total = new int[k];
@@ -478,7 +494,7 @@ final class ProactiveReader {
         }
       }
       parityRequestedAt = System.nanoTime();
-      int m = d.getM();
+      int m = askedParity();
       parityGet = done.submit(() -> {
         try {
           List<ParityKey> keys = new ArrayList<>(count * m);
@@ -651,7 +667,7 @@ final class ProactiveReader {
     private long lagDeadline() {
       if (parityGet != null) {
         long at = anyArrived ? lastArrival + Math.max(minDeadlineNanos, (lastArrival - born) / 2) : Long.MAX_VALUE;
-        if (anyPaced && unpacedAndSkipped() > d.getM()) {
+        if (anyPaced && unpacedAndSkipped() > askedParity()) {
           at = Math.min(at, lastPaced + Math.max(minDeadlineNanos / 4, (lastPaced - born) / 4));
         }
         return at;
@@ -791,7 +807,7 @@ final class ProactiveReader {
     }
 
     void complete(Outcome outcome) throws IOException {
-      int m = d.getM();
+      int m = askedParity();
       boolean parityOk = false;
       IOException dataError = null;
       outcome.substripes += count;
@@ -909,6 +925,7 @@ final class ProactiveReader {
         }
       }
       outcome.parityFetches += parityGet != null ? 1 : 0;
+      outcome.parityValues += parityGet != null ? count * m : 0;
       if (LOG.isDebugEnabled()) {
         LOG.debug(trace(decodableAt));
       }
@@ -985,7 +1002,7 @@ final class ProactiveReader {
           outcome.parityMissing = true;
           return false;
         }
-        if (v.payloadLength() != len[x / d.getM()]) {
+        if (v.payloadLength() != len[x / askedParity()]) {
           outcome.parityCorrupt = true;
           return false;
         }
@@ -1028,7 +1045,7 @@ final class ProactiveReader {
 
     /** Copies every value's payload into the parity arrays. */
     private void unpack(ParityValue[] values) {
-      int m = d.getM();
+      int m = askedParity();
       for (int x = 0; x < values.length; x++) {
         int c = x / m;
         if (values[x] != null && values[x].payloadLength() == len[c]) {
@@ -1050,7 +1067,7 @@ final class ProactiveReader {
         return;
       }
       int k = d.getK();
-      int m = d.getM();
+      int m = askedParity();
       ParityValue[] p = parity;
       while (aheadRows < count) {
         int c = aheadRows;
@@ -1078,7 +1095,7 @@ final class ProactiveReader {
           aheadOk = false; // other pieces lag now: the final decode does it all
           return;
         }
-        byte[][] in = new byte[k + m][];
+        byte[][] in = new byte[k + d.getM()][]; // the rows not asked for stay null: not available
         for (Piece piece : pieces) {
           in[piece.index] = piece.array();
         }
@@ -1130,8 +1147,8 @@ final class ProactiveReader {
       }
       codingFrom = System.nanoTime();
       int k = d.getK();
-      int m = d.getM();
-      byte[][] in = new byte[k + m][];
+      int m = askedParity();
+      byte[][] in = new byte[k + d.getM()][]; // the rows not asked for stay null: not available
       int missing = 0;
       for (Piece piece : pieces) {
         in[piece.index] = piece.have() ? piece.array() : null;

@@ -46,10 +46,12 @@ final class ReadContext {
   final boolean proactiveAlways;
   /** The file's data pieces read straight from its blocks (DirectBlockReads); null: read through {@link #data}. */
   final DirectBlockReads direct;
+  /** Parity pieces of a substripe a proactive read asks for (dfs.pocache.read.parity.pieces); 0: all m. */
+  final int parityPieces;
 
   ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
-      long minDeadlineMillis, boolean proactiveAlways, DirectBlockReads direct) {
+      long minDeadlineMillis, boolean proactiveAlways, DirectBlockReads direct, int parityPieces) {
     this.data = data;
     this.descriptor = descriptor;
     this.seal = ParitySeals.forReading(descriptor);
@@ -62,6 +64,7 @@ final class ReadContext {
     this.minDeadlineMillis = minDeadlineMillis;
     this.proactiveAlways = proactiveAlways;
     this.direct = direct;
+    this.parityPieces = parityPieces;
   }
 
   /** The DataNodes that hold piece i of stripe s. */

@@ -931,18 +931,22 @@ final class SequentialReader implements Closeable {
 
   /**
    * Whether the block holding {@code pos}, which the caller has been reading itself, is on
-   * the Manager's straggler list now and parity can stand in for the rest of it: the rest
-   * of the block is left to parity from the subblock at {@code pos} and the caller hands
-   * its reads to this reader. Asked at each subblock the caller starts. A task's stream
-   * reads one block for as long as the block's DataNode takes, and a straggler listed
-   * while it does (on the reports of that task and of the tasks reading its peers) would
-   * otherwise keep it until the end of its split.
+   * the Manager's straggler list now, listed on clients' reads of it, and parity can stand
+   * in for the rest of it: the rest of the block is left to parity from the subblock at
+   * {@code pos} and the caller hands its reads to this reader. Asked at each subblock the
+   * caller starts. A task's stream reads one block for as long as the block's DataNode
+   * takes, and a straggler listed while it does (on the reports of that task and of the
+   * tasks reading its peers) would otherwise keep it until the end of its split. A
+   * DataNode listed on its heartbeats alone does not take a block over midway: under
+   * MapReduce load a healthy DataNode's heartbeat now and then looks a fifth as fast as
+   * its peers' for a few seconds, and the rest of each block it serves would be rebuilt
+   * from k - 1 other DataNodes.
    */
   boolean listedSince(long pos) {
     long g = pos / subblock;
     long start = g * subblock;
     SubblockAddress a = layout.locate(start);
-    if (!rebuilds.listedStraggler(a.stripe, a.dataIndex) || !proactive.isCached(a.stripe)) {
+    if (!rebuilds.seenSlowByClients(a.stripe, a.dataIndex) || !proactive.isCached(a.stripe)) {
       return false;
     }
     synchronized (lock) {

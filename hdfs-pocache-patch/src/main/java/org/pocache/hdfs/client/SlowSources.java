@@ -17,6 +17,7 @@ package org.pocache.hdfs.client;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,6 +69,7 @@ final class SlowSources {
   static final long IN_FLIGHT_MIN_MILLIS = 1000;
 
   private final Supplier<Set<String>> stragglers;
+  private final Supplier<Set<String>> seenByClients;
   private final Map<String, History> histories = new ConcurrentHashMap<>();
   /** Listed DataNodes this client has since read on time: the list does not skip them. */
   private final Set<String> overruled = ConcurrentHashMap.newKeySet();
@@ -83,7 +85,28 @@ final class SlowSources {
   private final AtomicInteger backlog = new AtomicInteger();
 
   SlowSources(Supplier<Set<String>> stragglers) {
+    this(stragglers, Collections::emptySet);
+  }
+
+  /**
+   * @param stragglers the Manager's straggler list
+   * @param seenByClients which of them the Manager lists on clients' reads of them
+   */
+  SlowSources(Supplier<Set<String>> stragglers, Supplier<Set<String>> seenByClients) {
     this.stragglers = stragglers;
+    this.seenByClients = seenByClients;
+  }
+
+  /**
+   * Whether every DataNode in {@code dataNodes} is listed on clients' reads (less those this
+   * client overruled): readers, not only the DataNode's own heartbeats, found it slow.
+   */
+  boolean seenSlowByClients(List<String> dataNodes) {
+    if (dataNodes.isEmpty() || !listedAll(dataNodes)) {
+      return false;
+    }
+    Set<String> seen = seenByClients.get();
+    return seen.containsAll(dataNodes);
   }
 
   /**
