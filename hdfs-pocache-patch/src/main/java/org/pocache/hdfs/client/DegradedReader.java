@@ -322,8 +322,10 @@ final class DegradedReader {
    * holds an array from the buffer pool with the piece's stored bytes at [0, n)
    * (the caller releases it), or null when the rebuild cannot answer (parity
    * missing or damaged, another piece failed); it never completes exceptionally.
+   * {@code readsLeft}, if not null, counts the other pieces' reads not yet ended.
    */
-  java.util.concurrent.CompletableFuture<byte[]> rebuild(long s, int j, int i, ProactiveReader.Outcome outcome) {
+  java.util.concurrent.CompletableFuture<byte[]> rebuild(long s, int j, int i, ProactiveReader.Outcome outcome,
+      java.util.concurrent.atomic.AtomicInteger readsLeft) {
     java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
     int k = d.getK();
     int m = d.getM();
@@ -347,6 +349,9 @@ final class DegradedReader {
         long ax = layout.fileOffset(s, j, x, 0);
         int tag = x;
         inputs.incrementAndGet();
+        if (readsLeft != null) {
+          readsLeft.incrementAndGet();
+        }
         reads.add(() -> {
           try {
             long started = System.nanoTime();
@@ -354,6 +359,10 @@ final class DegradedReader {
             sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
           } catch (IOException | RuntimeException | LinkageError e) {
             failed.set(true);
+          } finally {
+            if (readsLeft != null) {
+              readsLeft.decrementAndGet();
+            }
           }
         });
       }
@@ -448,7 +457,8 @@ final class DegradedReader {
 
   /** Whether every DataNode holding data piece (s, i) is listed, on clients' reads of it. */
   boolean seenSlowByClients(long s, int i) {
-    return sources.seenSlowByClients(locations.of(s, i));
+    // Nothing listed (the common case): the piece's DataNodes need not be located.
+    return !sources.listed().isEmpty() && sources.seenSlowByClients(locations.of(s, i));
   }
 
   /**

@@ -78,6 +78,10 @@ final class PoCacheInputStream extends FSInputStream
   private long timedNanos;
   /** While direct: whether the subblock being timed was read from its first byte. */
   private boolean timedWhole;
+  /** While direct: when the caller began reading the block checked up to {@link #checkedTo} (System.nanoTime). */
+  private long blockBegan;
+  /** While direct: nanoseconds spent in {@code in}'s reads of that block. */
+  private long blockReadNanos;
   /** Whole blocks fetched ahead for a caller that reads on past one block; null: none. */
   private BlockPrefetch prefetch;
   /** Where the caller's current run of reads without a jump began. */
@@ -301,12 +305,17 @@ final class PoCacheInputStream extends FSInputStream
           return HANDED_OVER;
         }
         checkedTo = sequential.blockEnd(pos);
+        blockBegan = System.nanoTime();
+        blockReadNanos = 0;
       }
       subblock = sequential.subblockSize();
       g = pos / subblock;
       if (g != timed) {
         // At each later subblock of a block (at its first, leftToParity was asked just above).
-        if (g * subblock % sequential.blockSize() != 0 && sequential.listedSince(pos)) {
+        // Read-bound: the caller has spent most of its time on this block waiting in HDFS's
+        // reads (a task that computes as fast as its DataNode sends spends little).
+        boolean readBound = blockReadNanos > (System.nanoTime() - blockBegan) / 2;
+        if (g * subblock % sequential.blockSize() != 0 && sequential.listedSince(pos, readBound)) {
           direct = false; // listed while this block was being read: the rest of it is left to parity
           return HANDED_OVER;
         }
@@ -345,7 +354,9 @@ final class PoCacheInputStream extends FSInputStream
       direct = false;
       return HANDED_OVER;
     }
-    timedNanos += System.nanoTime() - t0;
+    long spent = System.nanoTime() - t0;
+    timedNanos += spent;
+    blockReadNanos += spent;
     if (n <= 0) {
       return n;
     }

@@ -77,7 +77,9 @@ import org.pocache.cache.DaemonThreads;
  *       slow piece of its own (the list named a healthy DataNode and missed the slow
  *       one): the subblock is streamed too, and if the stream wins, the rest of its
  *       block is streamed again, so a wrong straggler list costs a read a few
- *       deadlines, not the slow DataNode's time;</li>
+ *       deadlines, not the slow DataNode's time (only while one of the rebuild's reads
+ *       is still out, and for a reader's first rebuild, which also pays for the
+ *       task's setup, not before the cold bar);</li>
  *   <li>a subblock parity cannot rescue (more than m pieces of its substripe on
  *       slow DataNodes, parity missing or damaged) is streamed, exactly as HDFS
  *       would read it.</li>
@@ -187,6 +189,8 @@ final class SequentialReader implements Closeable {
   private final Map<Long, Integer> lateInRow = new HashMap<>();
   /** The subblock the caller's own reads found late, -1 if none: rebuilt at once. @GuardedBy("lock") */
   private long lateByCaller = -1;
+  /** Whether a rebuild of this reader has come back with its bytes (the first pays the setup). */
+  private boolean rebuiltOnce;
   /** Blocks parity cannot rescue: streamed whatever their speed. @GuardedBy("lock") */
   private final Set<Long> unrescuable = new HashSet<>();
   /** @GuardedBy("lock") */
@@ -236,6 +240,8 @@ final class SequentialReader implements Closeable {
     boolean rebuilding;
     /** When the rebuild under way began (0: none). */
     long rebuildStart;
+    /** The rebuild's reads of the other pieces not yet ended. */
+    final java.util.concurrent.atomic.AtomicInteger rebuildReadsLeft = new java.util.concurrent.atomic.AtomicInteger();
     /** The rebuild answered nothing usable: stream this one. */
     boolean rebuildFailed;
     /** Leave this slot to parity: the streamer skips it. */
@@ -376,12 +382,18 @@ final class SequentialReader implements Closeable {
    */
   private long maybeRebuild(Slot slot) {
     long deadline = times.deadline(deadlineFactor, minDeadlineNanos);
-    if (slot.rebuilding && slot.skipStream && slot.error == null
-        && System.nanoTime() - slot.rebuildStart >= RACE_LATE_REBUILD * deadline) {
-      // A rebuild this late waits on a slow piece of its own: the DataNode left to parity
-      // (listed, or late before) may be healthy while another one is slow, one the list
-      // missed. Stream the subblock as well; whichever answers first serves, and a stream
-      // that wins hands the rest of its block back to streaming (see stream()).
+    long rebuilding = System.nanoTime() - slot.rebuildStart;
+    if (slot.rebuilding && slot.skipStream && slot.error == null && slot.rebuildReadsLeft.get() > 0
+        && rebuilding >= RACE_LATE_REBUILD * deadline && (rebuiltOnce || rebuilding >= COLD_BAR_NANOS)) {
+      // A rebuild this late with a piece's read still out waits on a slow piece of its own:
+      // the DataNode left to parity (listed, or late before) may be healthy while another one
+      // is slow, one the list missed. Stream the subblock as well; whichever answers first
+      // serves, and a stream that wins hands the rest of its block back to streaming (see
+      // stream()). A rebuild whose reads are all in waits on the rest (the parity, the coder),
+      // and this reader's first one is given the cold bar: it also pays for what a task's new
+      // JVM sets up on its first decode (the coder's native library, the Redis and DataNode
+      // connections), seconds on shared cores; raced, a straggler's stream won and took its
+      // block back for good.
       slot.skipStream = false;
       lock.notifyAll();
       if (LOG.isDebugEnabled()) {
@@ -613,7 +625,8 @@ final class SequentialReader implements Closeable {
     long g = s.g;
     long myEpoch = epoch;
     SubblockAddress a = layout.locate(s.start);
-    CompletableFuture<byte[]> f = rebuilds.rebuild(a.stripe, a.substripe, a.dataIndex, outcome);
+    s.rebuildReadsLeft.set(0);
+    CompletableFuture<byte[]> f = rebuilds.rebuild(a.stripe, a.substripe, a.dataIndex, outcome, s.rebuildReadsLeft);
     f.thenAccept(bytes -> {
       synchronized (lock) {
         if (closed || epoch != myEpoch || s.g != g) {
@@ -631,6 +644,7 @@ final class SequentialReader implements Closeable {
           buffers.release(bytes); // the stream won
         } else {
           s.rebuilt = bytes;
+          rebuiltOnce = true;
           countSubstripe(true);
           decodedPerBlock.merge(blockOf(g), 1, Integer::sum);
           if (s.streamStart != 0 && rebuiltBlocks.contains(blockOf(g))) {
@@ -931,22 +945,27 @@ final class SequentialReader implements Closeable {
 
   /**
    * Whether the block holding {@code pos}, which the caller has been reading itself, is on
-   * the Manager's straggler list now, listed on clients' reads of it, and parity can stand
-   * in for the rest of it: the rest of the block is left to parity from the subblock at
-   * {@code pos} and the caller hands its reads to this reader. Asked at each subblock the
-   * caller starts. A task's stream reads one block for as long as the block's DataNode
-   * takes, and a straggler listed while it does (on the reports of that task and of the
-   * tasks reading its peers) would otherwise keep it until the end of its split. A
-   * DataNode listed on its heartbeats alone does not take a block over midway: under
-   * MapReduce load a healthy DataNode's heartbeat now and then looks a fifth as fast as
-   * its peers' for a few seconds, and the rest of each block it serves would be rebuilt
-   * from k - 1 other DataNodes.
+   * the Manager's straggler list now and parity can stand in for the rest of it: the rest
+   * of the block is left to parity from the subblock at {@code pos} and the caller hands
+   * its reads to this reader. Asked at each subblock the caller starts. A task's stream
+   * reads one block for as long as the block's DataNode takes, and a straggler listed
+   * while it does would otherwise keep it until the end of its split.
+   *
+   * <p>Listed on clients' reads (what readers waited on) is enough. Listed on its heartbeats
+   * alone, the DataNode takes the block over only if the caller is {@code readBound} (has
+   * spent most of its time on this block waiting in HDFS's reads): under MapReduce load a
+   * healthy DataNode's heartbeat now and then looks a fifth as fast as its peers' for a few
+   * seconds, while its tasks, which compute as fast as it sends, wait little on it;
+   * rebuilding the rest of its blocks would cost k - 1 other DataNodes for nothing. The
+   * clients' verdict takes longer: it needs the tasks reading the straggler's peers to have
+   * reported, and two samples in a row.
    */
-  boolean listedSince(long pos) {
+  boolean listedSince(long pos, boolean readBound) {
     long g = pos / subblock;
     long start = g * subblock;
     SubblockAddress a = layout.locate(start);
-    if (!rebuilds.seenSlowByClients(a.stripe, a.dataIndex) || !proactive.isCached(a.stripe)) {
+    if (!(rebuilds.seenSlowByClients(a.stripe, a.dataIndex) || readBound && rebuilds.listedStraggler(a.stripe,
+        a.dataIndex)) || !proactive.isCached(a.stripe)) {
       return false;
     }
     synchronized (lock) {
