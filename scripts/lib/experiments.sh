@@ -220,14 +220,18 @@ PY
         fi ;;
       sort)
         if ! cl_hdfs dfs -test -d /ex/sort-in 2>/dev/null; then
+          # Files of two blocks or more (here and for teragen's 100-byte rows): the Manager fills a file
+          # shorter than dfs.pocache.cache.read.min.blocks (2) full blocks only while a straggler holds
+          # one of its blocks.
           ex_job "$POCACHE_FS" "$work/randomwriter.log" "$ex" randomwriter -D dfs.blocksize=$bs \
-            -D mapreduce.randomwriter.totalbytes=$((input * 1048576)) -D mapreduce.randomwriter.bytespermap=$bs \
+            -D mapreduce.randomwriter.totalbytes=$((input * 1048576)) -D mapreduce.randomwriter.bytespermap=$((2 * bs)) \
             /ex/sort-in >/dev/null
         fi ;;
       terasort)
         if ! cl_hdfs dfs -test -d /ex/tera-in 2>/dev/null; then
           ex_job "$POCACHE_FS" "$work/teragen.log" "$ex" teragen -D dfs.blocksize=$bs \
-            -D mapreduce.job.maps=$((input / block)) $((input * 1048576 / 100)) /ex/tera-in >/dev/null
+            -D mapreduce.job.maps=$(((input / block + 1) / 2)) \
+            $(( (input / block + 1) / 2 * ((2 * bs + 99) / 100) )) /ex/tera-in >/dev/null
         fi ;;
       *) die "experiment mapreduce: unknown job '$j' (wordcount, sort, terasort)" ;;
     esac
