@@ -19,15 +19,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.pocache.hdfs.PoCacheMiniCluster;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.MiniHdfs;
 
 /**
@@ -59,17 +56,6 @@ public class TestLateBinding {
     }
   }
 
-  /** Reads the four-block file whole with one positional read, checks its bytes; the reader's outcome. */
-  private static ProactiveReader.Outcome readWhole(FileSystem fs, Path p, long seed) throws Exception {
-    byte[] buf = new byte[(int) (4 * BLOCK)];
-    try (FSDataInputStream in = fs.open(p)) {
-      assertTrue("not a POCache stream", in.getWrappedStream() instanceof PoCacheInputStream);
-      in.readFully(0, buf);
-      assertEquals("first wrong byte", -1, DataPattern.firstMismatch(seed, 0, buf, 0, buf.length));
-      return ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
-    }
-  }
-
   @Test
   public void oneParityPieceAskedForMasksOneSlowDataNodeWithHalfTheParity() throws Exception {
     Path p = new Path("/late/one");
@@ -80,8 +66,8 @@ public class TestLateBinding {
         PoCacheConfigKeys.READ_PARITY_PIECES_KEY, "1");
     hdfs.throttle(2).setDelayPerRead(3000);
     try {
-      ProactiveReader.Outcome k2 = readWhole(all, p, 41);
-      ProactiveReader.Outcome k1 = readWhole(late, p, 41);
+      ProactiveReader.Outcome k2 = TestProactiveReads.readWhole(all, p, 41);
+      ProactiveReader.Outcome k1 = TestProactiveReads.readWhole(late, p, 41);
       assertEquals("k + m: both parity pieces of every substripe", 2 * SUBSTRIPES, k2.parityValues);
       assertEquals("k + 1 of k + m: one parity piece per substripe", SUBSTRIPES, k1.parityValues);
       assertEquals("the slow DataNode's piece decoded in every substripe", SUBSTRIPES, k1.decoded);
@@ -105,10 +91,10 @@ public class TestLateBinding {
     hdfs.throttle(1).setDelayPerRead(1500);
     hdfs.throttle(3).setDelayPerRead(1500);
     try {
-      ProactiveReader.Outcome k1 = readWhole(late, p, 43);
+      ProactiveReader.Outcome k1 = TestProactiveReads.readWhole(late, p, 43);
       assertEquals(SUBSTRIPES, k1.parityValues);
       assertTrue("at most one piece per substripe decoded: " + k1.decoded, k1.decoded <= SUBSTRIPES);
-      ProactiveReader.Outcome k2 = readWhole(all, p, 43);
+      ProactiveReader.Outcome k2 = TestProactiveReads.readWhole(all, p, 43);
       assertEquals(2 * SUBSTRIPES, k2.parityValues);
       assertEquals("with both parity pieces both slow pieces of every substripe decoded", 2 * SUBSTRIPES,
           k2.decoded);

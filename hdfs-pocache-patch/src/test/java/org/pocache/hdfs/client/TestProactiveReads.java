@@ -90,7 +90,8 @@ public class TestProactiveReads {
     return readWhole(fs, p, seed);
   }
 
-  private static ProactiveReader.Outcome readWhole(FileSystem fs, Path p, long seed) throws Exception {
+  /** Reads the four-block file whole with one positional read, checks its bytes; the reader's outcome. */
+  static ProactiveReader.Outcome readWhole(FileSystem fs, Path p, long seed) throws Exception {
     byte[] buf = new byte[(int) (4 * BLOCK)];
     try (FSDataInputStream in = fs.open(p)) {
       assertTrue("not a POCache stream", in.getWrappedStream() instanceof PoCacheInputStream);

@@ -296,17 +296,7 @@ public class TestSequentialReads {
     for (int i = 0; i < 4; i++) {
       dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
     }
-    // Heartbeats that say DataNode 1 serves at a tenth of the others' rate.
-    GenericTestUtils.waitFor(() -> {
-      try {
-        for (int i = 0; i < 4; i++) {
-          manager.heartbeat(dn[i], i == 1 ? 10_000_000L : 100_000_000L + i * 1_000_000L, 1000.0, 100);
-        }
-        return manager.getStragglers().dataNodes.equals(java.util.Collections.singletonList(dn[1]));
-      } catch (Exception e) {
-        return false;
-      }
-    }, 100, 10_000);
+    list(dn, dn[1], false); // heartbeats that say DataNode 1 serves at a tenth of the others' rate
     int perBlock = (int) (BLOCK / SUBBLOCK);
     try (FileSystem reader = FileSystem.newInstance(fs.getUri(), fs.getConf())) {
       hdfs.throttle(2).setDelayPerRead(3000);
@@ -320,17 +310,7 @@ public class TestSequentialReads {
         hdfs.throttle(2).reset();
       }
     } finally {
-      // Normal heartbeats take DataNode 1 off the list again: the other tests share this Manager.
-      GenericTestUtils.waitFor(() -> {
-        try {
-          for (int i = 0; i < 4; i++) {
-            manager.heartbeat(dn[i], 100_000_000L + i * 1_000_000L, 1000.0, 100);
-          }
-          return manager.getStragglers().dataNodes.isEmpty();
-        } catch (Exception e) {
-          return false;
-        }
-      }, 100, 10_000);
+      list(dn, null, false); // off the list again: the other tests share this Manager
     }
   }
 
