@@ -67,6 +67,13 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       contiguous and RS-4-2, DataNode 1 at 1/F; for each client count, that many client
       JVMs read R Zipf-0.9 files each (default 50), as Vanilla and as POCache, at once;
       mean and p95 per row in docs/results/experiments/exp5-mp.json
+  exp16 --cluster multiproc [--files F] [--reads R] [--block-mib B] [--cache-blocks C]
+      [--epoch-s E] [--p P] [--datanodes N] [--json F] [--plot F.png]
+      Experiment 16 on this cluster (restarted with dfs.pocache.code.k = 4 and a cache of C
+      blocks, default 60): F four-block files (default 150), contiguous and RS-4-2; while one
+      client JVM reads R Zipf-0.9 files (default 2000) per mode, every E s (default 8) each
+      DataNode is slow with probability P (default 0.1) at 1/2, 1/4 or 1/10 (tc), the same
+      schedule for every mode, unknown to the Manager; docs/results/experiments/exp16-mp.json
   plot [--out F.png] [JSON...]
       draws the job experiments' JSON (default: target/cluster/results/mapreduce.json and
       spark.json, whichever exist) as one bar chart of POCache / stock HDFS job times
@@ -715,16 +722,7 @@ ex_multi_client_mp() { # options
     [[ "$v" =~ ^[0-9]+$ && $v -ge 1 ]] || die "experiment exp5: --block-mib, --cache-blocks and --datanodes must be whole numbers >= 1, got '$v'"
   done
   ((datanodes >= 6)) || die "experiment exp5: the striped rows (RS-4-2) need 6 DataNodes, --datanodes is $datanodes"
-  datanodes=$(ex_at_least_stored "$datanodes")
-  local capacity=$((cacheblocks * block * 1048576))
-  if ! cl_alive namenode || [[ $(cl_get code_k) != 4 || $(cl_get datanodes) -lt $datanodes \
-      || $(cl_get pocache) != on ]] \
-      || ! grep -q "<name>dfs.pocache.cache.capacity.bytes</name><value>$capacity</value>" "$CL_CONF/hdfs-site.xml"; then
-    say "experiment exp5: (re)starting the cluster with $datanodes DataNodes, dfs.pocache.code.k = 4 and a cache of $cacheblocks blocks"
-    cl_alive namenode && cl_down
-    cl_up --datanodes "$datanodes" --set dfs.pocache.code.k=4 --set "dfs.pocache.cache.capacity.bytes=$capacity"
-  fi
-  cl_straggler off >/dev/null
+  ex_cluster_with_cache exp5 "$datanodes" "$((cacheblocks * block * 1048576))" "$cacheblocks"
   json=${json:-$POCACHE_HOME/docs/results/experiments/exp5-mp.json}
   plot=${plot:-${json%.json}.png}
   # DataPattern (testkit) checks the clients' bytes; everything else is the installed cluster's.
@@ -741,6 +739,61 @@ ex_multi_client_mp() { # options
     || { cl_straggler off >/dev/null; die "experiment exp5: the multi-process run failed"; }
 }
 
+# Experiment 16 on the multi-process cluster: the cluster runs with dfs.pocache.code.k = 4 and a
+# cache of --cache-blocks blocks (restarted when it does not); MultiProcessNatural writes the
+# files and, while one client JVM reads, makes DataNodes slow and fast again at random (tc).
+ex_natural_mp() { # options
+  local files=150 reads=2000 block=1 cacheblocks=60 datanodes=14 epoch=8 p=0.1 json="" plot=""
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --cluster) [[ $2 == multiproc ]] || die "experiment exp16: --cluster must be multiproc here, got '$2'"; shift 2 ;;
+      --files) files=$2; shift 2 ;;
+      --reads) reads=$2; shift 2 ;;
+      --block-mib) block=$2; shift 2 ;;
+      --cache-blocks) cacheblocks=$2; shift 2 ;;
+      --datanodes) datanodes=$2; shift 2 ;;
+      --epoch-s) epoch=$2; shift 2 ;;
+      --p) p=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      --plot) plot=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment exp16 --cluster multiproc: unknown option '$1'" ;;
+    esac
+  done
+  local v
+  for v in "$block" "$cacheblocks" "$datanodes"; do
+    [[ "$v" =~ ^[0-9]+$ && $v -ge 1 ]] || die "experiment exp16: --block-mib, --cache-blocks and --datanodes must be whole numbers >= 1, got '$v'"
+  done
+  ((datanodes >= 6)) || die "experiment exp16: the striped rows (RS-4-2) need 6 DataNodes, --datanodes is $datanodes"
+  ex_cluster_with_cache exp16 "$datanodes" "$((cacheblocks * block * 1048576))" "$cacheblocks"
+  json=${json:-$POCACHE_HOME/docs/results/experiments/exp16-mp.json}
+  plot=${plot:-${json%.json}.png}
+  local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes:$POCACHE_HOME/testkit/target/classes"
+  "$JAVA" -Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED -Dhadoop.root.logger=WARN,console \
+    -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" -cp "$cp" org.pocache.experiments.paper.MultiProcessNatural \
+    --files "$files" --reads "$reads" --block-mib "$block" --epoch-s "$epoch" --p "$p" --dir /ex/exp16 \
+    --host-format "$CL_NET.%d.2" \
+    --straggler-on "'$POCACHE_HOME/scripts/pocache' cluster straggler on {dn} --factor {factor} >/dev/null 2>&1" \
+    --straggler-off "'$POCACHE_HOME/scripts/pocache' cluster straggler off {dn} >/dev/null 2>&1" \
+    --json "$json" --plot "$plot" \
+    --command "scripts/pocache experiment exp16 --cluster multiproc --files $files --reads $reads" \
+    || { cl_straggler off >/dev/null; die "experiment exp16: the multi-process run failed"; }
+}
+
+# The cluster up with $2 DataNodes (or more, as stored), dfs.pocache.code.k = 4 and a cache of
+# $3 bytes ($4 blocks), restarted unless it already runs so.
+ex_cluster_with_cache() { # id, datanodes, capacity bytes, cache blocks
+  local id=$1 datanodes capacity=$3
+  datanodes=$(ex_at_least_stored "$2")
+  if ! cl_alive namenode || [[ $(cl_get code_k) != 4 || $(cl_get datanodes) -lt $datanodes \
+      || $(cl_get pocache) != on ]] \
+      || ! grep -q "<name>dfs.pocache.cache.capacity.bytes</name><value>$capacity</value>" "$CL_CONF/hdfs-site.xml"; then
+    say "experiment $id: (re)starting the cluster with $datanodes DataNodes, dfs.pocache.code.k = 4 and a cache of $4 blocks"
+    cl_alive namenode && cl_down
+    cl_up --datanodes "$datanodes" --set dfs.pocache.code.k=4 --set "dfs.pocache.cache.capacity.bytes=$capacity"
+  fi
+  cl_straggler off >/dev/null
+}
+
 cmd_experiment() {
   local name=${1:-}
   [[ $# -gt 0 ]] && shift
@@ -751,14 +804,14 @@ cmd_experiment() {
     spark) ex_spark "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
-    exp1|exp2|exp5)
+    exp1|exp2|exp5|exp16)
       if [[ " $* " == *" --cluster multiproc "* ]]; then
         stale && build
-        if [[ $name == exp5 ]]; then
-          ex_multi_client_mp "$@"
-        else
-          ex_single_client_mp "$name" "$@"
-        fi
+        case $name in
+          exp5) ex_multi_client_mp "$@" ;;
+          exp16) ex_natural_mp "$@" ;;
+          *) ex_single_client_mp "$name" "$@" ;;
+        esac
         return
       fi
       check_maven; check_native_deps

@@ -163,6 +163,15 @@ final class MultiClient {
   /** Starts {@code n} client JVMs, lets them read at once, and returns each one's latencies. */
   static List<double[]> run(File work, File conf, Workloads.FileSet set, boolean pocache, int n, int reads,
       Workloads.Plan plan, long seed) throws IOException {
+    return run(work, conf, set, pocache, n, reads, plan, seed, () -> { });
+  }
+
+  /**
+   * As above; {@code atGo} runs when every client is ready, just before they are let
+   * go. Each client also leaves {@link #details} beside its latencies.
+   */
+  static List<double[]> run(File work, File conf, Workloads.FileSet set, boolean pocache, int n, int reads,
+      Workloads.Plan plan, long seed, Runnable atGo) throws IOException {
     File go = new File(work, "go-" + seed);
     List<Process> procs = new ArrayList<>();
     List<File> results = new ArrayList<>();
@@ -202,6 +211,7 @@ final class MultiClient {
           sleep(50);
         }
       }
+      atGo.run();
       Files.write(go.toPath(), new byte[0]);
       List<double[]> out = new ArrayList<>();
       for (int i = 0; i < n; i++) {
@@ -226,8 +236,9 @@ final class MultiClient {
 
   /**
    * One client: {@code conf.xml vanilla|pocache readyFile goFile resultFile path@seed...}.
-   * Reads every file once untimed, says it is ready, waits for go, then reads the
-   * sequence, checks every byte and writes one latency (ms) per line.
+   * Reads its first file once untimed, says it is ready, waits for go, then reads the
+   * sequence, checks every byte and writes one latency (ms) per line to resultFile, and
+   * to resultFile.detail each read's start and whether it had parity ({@link #details}).
    */
   public static void main(String[] args) throws Exception {
     Configuration conf = new Configuration();
@@ -256,14 +267,36 @@ final class MultiClient {
       while (!go.exists()) {
         sleep(10);
       }
+      long go0 = System.nanoTime();
       StringBuilder b = new StringBuilder();
+      StringBuilder detail = new StringBuilder();
       for (int i = 0; i < paths.size(); i++) {
+        long opens = fs instanceof PoCacheFileSystem ? ((PoCacheFileSystem) fs).proactiveOpens() : 0;
         long t = System.nanoTime();
         Workloads.readChecked(fs, how, paths.get(i), seeds.get(i), buffers);
-        b.append(String.format(Locale.ROOT, "%.3f%n", (System.nanoTime() - t) / 1e6));
+        long end = System.nanoTime();
+        b.append(String.format(Locale.ROOT, "%.3f%n", (end - t) / 1e6));
+        boolean parity = fs instanceof PoCacheFileSystem && ((PoCacheFileSystem) fs).proactiveOpens() != opens;
+        detail.append(String.format(Locale.ROOT, "%.3f %d%n", (t - go0) / 1e6, parity ? 1 : 0));
       }
       Files.write(result.toPath(), b.toString().getBytes(StandardCharsets.UTF_8));
+      Files.write(new File(result.getPath() + ".detail").toPath(), detail.toString().getBytes(StandardCharsets.UTF_8));
     }
+  }
+
+  /**
+   * Client {@code i}'s reads of the run with {@code seed}, as {@link #run} left them:
+   * each read's start (ms after the client was let go) and whether it opened with
+   * parity (1) or not (0).
+   */
+  static List<double[]> details(File work, long seed, int i) throws IOException {
+    List<double[]> out = new ArrayList<>();
+    for (String line : Files.readAllLines(new File(work, "client-" + seed + "-" + i + ".txt.detail").toPath(),
+        StandardCharsets.UTF_8)) {
+      String[] f = line.trim().split(" ");
+      out.add(new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])});
+    }
+    return out;
   }
 
   private static String tail(File log) {

@@ -205,7 +205,7 @@ public final class MultiProcessClients {
    * {@code files} files of four blocks under {@code dir} (striped by {@code policy} if
    * not null), written through stock HDFS, which places them.
    */
-  private static Workloads.FileSet write(DistributedFileSystem fs, Path dir, int files, long block, String policy,
+  static Workloads.FileSet write(DistributedFileSystem fs, Path dir, int files, long block, String policy,
       long seedBase) throws IOException {
     fs.mkdirs(dir);
     if (policy != null) {
@@ -334,7 +334,7 @@ public final class MultiProcessClients {
     return m.listCached(dir, 100_000).getDescriptors().size();
   }
 
-  private static void evict(ManagerClient m, Path dir) throws IOException {
+  static void evict(ManagerClient m, Path dir) throws IOException {
     for (ParityDescriptor d : m.listCached(dir.toUri().getPath(), 100_000).getDescriptors()) {
       m.evict(d.getPath());
     }
