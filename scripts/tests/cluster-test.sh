@@ -146,6 +146,19 @@ if "$POCACHE" experiment exp5 --cluster multiproc --clients 2 --files 6 --reads 
 else
   fail "experiment exp5 --cluster multiproc: $(tail -20 "$tmp/exp5.log")"
 fi
+# Experiment 16 at a tiny size on the same cluster: DataNodes slowed and freed at random every
+# second while one client JVM per mode reads (and checks) 30 files.
+if "$POCACHE" experiment exp16 --cluster multiproc --files 6 --reads 30 --cache-blocks 4 --datanodes 6 \
+    --epoch-s 1 --p 0.5 --json "$tmp/exp16-mp.json" >"$tmp/exp16.log" 2>&1; then
+  rows=$(python3 -c 'import json, sys; rows = json.load(open(sys.argv[1]))["rows"]
+print(" ".join("%s/%d" % (r["mode"].replace(" ", "-"), r["reads"]) for r in rows),
+      sum(sum(len(a["slow"]) for a in r["stragglers_applied"]) > 0 for r in rows))' "$tmp/exp16-mp.json" 2>&1)
+  want="Vanilla/30 POCache/30 Vanilla-(striped)/30 POCache-(striped)/30 4"
+  [[ "$rows" == "$want" && -s "$tmp/exp16-mp.png" ]] && ok "experiment exp16 --cluster multiproc: $rows" \
+    || fail "experiment exp16 --cluster multiproc: rows and rows with stragglers '$rows', want '$want'"
+else
+  fail "experiment exp16 --cluster multiproc: $(tail -20 "$tmp/exp16.log")"
+fi
 status=$("$POCACHE" cluster status 2>&1)
 [[ "$status" == *"namenode"* && "$status" != *"DEAD"* ]] && ok "cluster status" || fail "status: $status"
 
