@@ -67,6 +67,13 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       contiguous and RS-4-2, DataNode 1 at 1/F; for each client count, that many client
       JVMs read R Zipf-0.9 files each (default 50), as Vanilla and as POCache, at once;
       mean and p95 per row in docs/results/experiments/exp5-mp.json
+  exp14 --cluster multiproc [--cache-blocks 40,60,80] [--files F] [--reads R] [--block-mib B]
+      [--factor F] [--datanodes N] [--json F] [--plot F.png]
+      Experiment 14 on this cluster, restarted per cache size with that cache and CSAC+LFU: F
+      four-block files (default 100) placed as planned three ways (once; popular files twice
+      for SR; three times off DataNode 1 for OR), DataNode 1 at 1/F, R Zipf-0.9 reads (default
+      500) by SR, DC1, DC2 (data blocks in the cluster's redis-server), OR and POCache;
+      docs/results/experiments/exp14-mp.json
   exp16 --cluster multiproc [--files F] [--reads R] [--block-mib B] [--cache-blocks C]
       [--epoch-s E] [--p P] [--datanodes N] [--json F] [--plot F.png]
       Experiment 16 on this cluster (restarted with dfs.pocache.code.k = 4 and a cache of C
@@ -779,19 +786,75 @@ ex_natural_mp() { # options
     || { cl_straggler off >/dev/null; die "experiment exp16: the multi-process run failed"; }
 }
 
-# The cluster up with $2 DataNodes (or more, as stored), dfs.pocache.code.k = 4 and a cache of
-# $3 bytes ($4 blocks), restarted unless it already runs so.
-ex_cluster_with_cache() { # id, datanodes, capacity bytes, cache blocks
-  local id=$1 datanodes capacity=$3
+# The cluster up with $2 DataNodes (or more, as stored), dfs.pocache.code.k = 4, a cache of
+# $3 bytes ($4 blocks) and any further key=value given, restarted unless it already runs so.
+ex_cluster_with_cache() { # id, datanodes, capacity bytes, cache blocks, [key=value...]
+  local id=$1 datanodes capacity=$3 blocks=$4 kv restart=no sets=()
   datanodes=$(ex_at_least_stored "$2")
-  if ! cl_alive namenode || [[ $(cl_get code_k) != 4 || $(cl_get datanodes) -lt $datanodes \
-      || $(cl_get pocache) != on ]] \
-      || ! grep -q "<name>dfs.pocache.cache.capacity.bytes</name><value>$capacity</value>" "$CL_CONF/hdfs-site.xml"; then
-    say "experiment $id: (re)starting the cluster with $datanodes DataNodes, dfs.pocache.code.k = 4 and a cache of $4 blocks"
+  shift 4
+  for kv in "dfs.pocache.cache.capacity.bytes=$capacity" "$@"; do
+    sets+=(--set "$kv")
+    grep -q "<name>${kv%%=*}</name><value>${kv#*=}</value>" "$CL_CONF/hdfs-site.xml" 2>/dev/null || restart=yes
+  done
+  if [[ $restart == yes ]] || ! cl_alive namenode || [[ $(cl_get code_k) != 4 \
+      || $(cl_get datanodes) -lt $datanodes || $(cl_get pocache) != on ]]; then
+    say "experiment $id: (re)starting the cluster with $datanodes DataNodes, dfs.pocache.code.k = 4 and a cache of $blocks blocks${*:+ ($*)}"
     cl_alive namenode && cl_down
-    cl_up --datanodes "$datanodes" --set dfs.pocache.code.k=4 --set "dfs.pocache.cache.capacity.bytes=$capacity"
+    cl_up --datanodes "$datanodes" --set dfs.pocache.code.k=4 "${sets[@]}"
   fi
   cl_straggler off >/dev/null
+}
+
+# Experiment 14 on the multi-process cluster: per cache size the cluster runs with that cache
+# and CSAC+LFU (restarted), MultiProcessStrategies writes the files where the plan puts them,
+# shapes DataNode 1 and reads them by every strategy; the sizes' runs are then merged.
+ex_strategies_mp() { # options
+  local sizes=40,60,80 files=100 reads=500 block=1 factor=10 datanodes=14 json="" plot=""
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --cluster) [[ $2 == multiproc ]] || die "experiment exp14: --cluster must be multiproc here, got '$2'"; shift 2 ;;
+      --cache-blocks) sizes=$2; shift 2 ;;
+      --files) files=$2; shift 2 ;;
+      --reads) reads=$2; shift 2 ;;
+      --block-mib) block=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --datanodes) datanodes=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      --plot) plot=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment exp14 --cluster multiproc: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$sizes" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "experiment exp14: --cache-blocks must be a list like 40,60,80, got '$sizes'"
+  local v
+  for v in "$block" "$datanodes"; do
+    [[ "$v" =~ ^[0-9]+$ && $v -ge 1 ]] || die "experiment exp14: --block-mib and --datanodes must be whole numbers >= 1, got '$v'"
+  done
+  ((datanodes >= 5)) || die "experiment exp14: OR's three replicas off the straggler need 5 DataNodes or more, --datanodes is $datanodes"
+  json=${json:-$POCACHE_HOME/docs/results/experiments/exp14-mp.json}
+  plot=${plot:-${json%.json}.png}
+  local work="$CLUSTER_DIR/results/exp14-mp" t0=$SECONDS size
+  rm -rf "$work"
+  mkdir -p "$work"
+  # DC1 and DC2 reach redis-server with the experiments' Redis client (Jedis and what it needs).
+  local jedis
+  jedis=$(tr ':' '\n' <"$POCACHE_HOME/experiments/target/classpath.txt" \
+    | grep -E '/(jedis|commons-pool2|json|gson)-[^/]*\.jar$' | paste -sd:)
+  local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes:$POCACHE_HOME/testkit/target/classes:$jedis"
+  local drv=("$JAVA" -Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED -Dhadoop.root.logger=WARN,console
+    -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" -cp "$cp" org.pocache.experiments.paper.MultiProcessStrategies)
+  for size in ${sizes//,/ }; do
+    ex_cluster_with_cache exp14 "$datanodes" "$((size * block * 1048576))" "$size" dfs.pocache.csac.eviction=lfu
+    say "experiment exp14: cache $size blocks: SR, DC1, DC2, OR and POCache, DataNode 1 at 1/$factor"
+    "${drv[@]}" run --files "$files" --reads "$reads" --block-mib "$block" --factor "$factor" --dir /ex/exp14 \
+      --host-format "$CL_NET.%d.2" \
+      --straggler-on "'$POCACHE_HOME/scripts/pocache' cluster straggler on 1 --factor $factor >/dev/null" \
+      --straggler-off "'$POCACHE_HOME/scripts/pocache' cluster straggler off >/dev/null" \
+      --json "$work/cache$size.json" \
+      || { cl_straggler off >/dev/null; die "experiment exp14: the run with a cache of $size blocks failed"; }
+  done
+  "${drv[@]}" summarize --out "$json" --plot "$plot" --seconds $((SECONDS - t0)) \
+    --command "scripts/pocache experiment exp14 --cluster multiproc --cache-blocks $sizes --files $files --reads $reads" \
+    "$work"/cache*.json
 }
 
 cmd_experiment() {
@@ -804,11 +867,12 @@ cmd_experiment() {
     spark) ex_spark "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
-    exp1|exp2|exp5|exp16)
+    exp1|exp2|exp5|exp14|exp16)
       if [[ " $* " == *" --cluster multiproc "* ]]; then
         stale && build
         case $name in
           exp5) ex_multi_client_mp "$@" ;;
+          exp14) ex_strategies_mp "$@" ;;
           exp16) ex_natural_mp "$@" ;;
           *) ex_single_client_mp "$name" "$@" ;;
         esac

@@ -449,6 +449,13 @@ public final class PoCacheConfigKeys {
   public static final String READ_PARITY_PIECES_KEY = "dfs.pocache.read.parity.pieces";
   public static final String READ_PARITY_PIECES_DEFAULT = "0";
 
+  /**
+   * Whether a positional read of a replicated file without cached parity that spans several of its blocks reads
+   * them at once, one read per block on the read pool (HDFS's stream reads them one after another).
+   */
+  public static final String READ_PARALLEL_BLOCKS_KEY = "dfs.pocache.read.parallel.blocks";
+  public static final boolean READ_PARALLEL_BLOCKS_DEFAULT = true;
+
   /** Sequential and short positional reads: the deadline is never shorter than this, milliseconds. */
   public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";
   public static final String READ_DEADLINE_MIN_DEFAULT = "20";

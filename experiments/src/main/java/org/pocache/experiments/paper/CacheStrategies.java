@@ -133,6 +133,17 @@ final class CacheStrategies {
     } finally {
       pool.shutdownNow();
     }
+    summarize(o, sizes, names, mean, p95, plot, "Exp 14");
+    return o;
+  }
+
+  /**
+   * Exp 14's headlines beside the paper's and its two figures (mean, p95) from each
+   * strategy's (POCache last) mean and p95 at each cache size; shared by the
+   * in-process and the multi-process run.
+   */
+  static void summarize(Outcome o, int[] sizes, String[] names, double[][] mean, double[][] p95, File plot,
+      String chart) throws IOException {
     // POCache against the best of the others, per size.
     double worst = Double.POSITIVE_INFINITY;
     for (int t = 0; t < sizes.length; t++) {
@@ -152,11 +163,10 @@ final class CacheStrategies {
     for (int t : sizes) {
       groups.add("cache " + t);
     }
-    Charts.bars(plot, "Exp 14: mean read latency of cache strategies", "mean latency (ms)", groups,
+    Charts.bars(plot, chart + ": mean read latency of cache strategies", "mean latency (ms)", groups,
         Arrays.asList(names), mean, null);
-    Charts.bars(SkewedReads.sibling(plot, "-p95"), "Exp 14: p95 read latency of cache strategies",
+    Charts.bars(SkewedReads.sibling(plot, "-p95"), chart + ": p95 read latency of cache strategies",
         "p95 latency (ms)", groups, Arrays.asList(names), p95, null);
-    return o;
   }
 
   private static boolean contains(int[] a, int n, int v) {

@@ -242,7 +242,7 @@ public final class MultiProcessClients {
    * only under a load that keeps its socket full: one read at a time fits in the
    * kernel's buffers and looks fast.
    */
-  private static boolean awaitListed(DistributedFileSystem fs, ManagerClient m, Workloads.FileSet files,
+  static boolean awaitListed(DistributedFileSystem fs, ManagerClient m, Workloads.FileSet files,
       String straggler, PrintStream out) throws IOException {
     Map<String, List<long[]>> blocksOf = new LinkedHashMap<>();
     for (int f = 0; f < files.paths.size(); f++) {

@@ -27,6 +27,7 @@ import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.HasEnhancedByteBufferAccess;
+import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.io.ByteBufferPool;
@@ -62,6 +63,8 @@ final class FillingInputStream extends FSInputStream
   static final long TAIL_BYTES = 1 << 20;
 
   private final DFSInputStream in;
+  /** The reader's positional reads: {@code in}'s, or its blocks at once ({@link ParallelBlockPreads}). */
+  private final PositionedReadable preads;
   private final long reservationId;
   private final ParityDescriptor d;
   private final ParityEncoder encoder;
@@ -74,9 +77,10 @@ final class FillingInputStream extends FSInputStream
   private byte[] scratch;
   private boolean closed;
 
-  FillingInputStream(DFSInputStream in, long reservationId, ParityDescriptor d, ParityEncoder encoder,
-      ManagerClient manager, Executor pool, AtomicLong committed) {
+  FillingInputStream(DFSInputStream in, PositionedReadable preads, long reservationId, ParityDescriptor d,
+      ParityEncoder encoder, ManagerClient manager, Executor pool, AtomicLong committed) {
     this.in = in;
+    this.preads = preads;
     this.reservationId = reservationId;
     this.d = d;
     this.encoder = encoder;
@@ -189,14 +193,14 @@ final class FillingInputStream extends FSInputStream
 
   @Override
   public int read(long position, byte[] buffer, int offset, int length) throws IOException {
-    int n = in.read(position, buffer, offset, length);
+    int n = preads.read(position, buffer, offset, length);
     tap(position, buffer, offset, n);
     return n;
   }
 
   @Override
   public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-    in.readFully(position, buffer, offset, length);
+    preads.readFully(position, buffer, offset, length);
     tap(position, buffer, offset, length);
   }
 

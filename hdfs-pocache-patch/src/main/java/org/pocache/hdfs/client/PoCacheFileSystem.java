@@ -156,6 +156,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private double deadlineFactor;
   private long deadlineMinMillis;
   private boolean proactiveAlways;
+  private boolean parallelBlocks;
+  /** Positional reads of files without cached parity whose blocks were read at once. */
+  private final AtomicLong parallelBlockReads = new AtomicLong();
   /** dfs.pocache.read.parity.pieces: parity pieces per substripe a positional read asks for; 0: all m. */
   private int parityPieces;
   private long stragglerRefreshMillis;
@@ -187,6 +190,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.READ_DEADLINE_MIN_DEFAULT, 0, 3_600_000);
     parityPieces = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_PARITY_PIECES_KEY,
         PoCacheConfigKeys.READ_PARITY_PIECES_DEFAULT, 0, Integer.MAX_VALUE);
+    parallelBlocks = PoCacheConfig.getBoolean(conf, PoCacheConfigKeys.READ_PARALLEL_BLOCKS_KEY,
+        PoCacheConfigKeys.READ_PARALLEL_BLOCKS_DEFAULT);
     proactiveAlways = "always".equals(PoCacheConfig.getChoice(conf, PoCacheConfigKeys.READ_PROACTIVE_KEY,
         PoCacheConfigKeys.READ_PROACTIVE_DEFAULT, PoCacheConfigKeys.READ_PROACTIVE_CHOICES));
     // Whole blocks fetched ahead: at most an eighth of this JVM's heap, whatever the key says.
@@ -522,7 +527,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     try {
       FSDataInputStream p = tryPoCache(lookup, vanilla, path);
-      return p != null ? p : vanilla;
+      return p != null ? p : withParallelBlocks(vanilla);
     } catch (java.io.InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
@@ -540,6 +545,27 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       releaseFill(lookup, "the reader's open failed: " + e);
       return vanilla;
     }
+  }
+
+  /**
+   * HDFS's stream for a file the Manager keeps no parity for; with
+   * {@code dfs.pocache.read.parallel.blocks}, one whose positional reads across blocks of a
+   * replicated file read the blocks at once ({@link ParallelBlockPreads}).
+   */
+  private FSDataInputStream withParallelBlocks(FSDataInputStream vanilla) {
+    if (!parallelBlocks || !(vanilla instanceof HdfsDataInputStream)) {
+      return vanilla;
+    }
+    java.io.InputStream in = ((HdfsDataInputStream) vanilla).getWrappedStream();
+    if (!(in instanceof DFSInputStream) || in instanceof org.apache.hadoop.hdfs.DFSStripedInputStream) {
+      return vanilla; // HDFS reads an erasure-coded file's cells at once already
+    }
+    return new ParallelBlockPreads((DFSInputStream) in, pool, statistics, parallelBlockReads);
+  }
+
+  /** Positional reads of files without cached parity whose blocks were read at once. */
+  public long parallelBlockReads() {
+    return parallelBlockReads.get();
   }
 
   /** HDFS's own open (DistributedFileSystem's); a seam for tests that race it against the Manager's lookup. */
@@ -732,7 +758,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
     readerFills.incrementAndGet();
-    return new FSDataInputStream(new FillingInputStream(in, fill.getId(), d, new ParityEncoder(d, s, coder, buffers),
+    PositionedReadable preads = parallelBlocks && d.getLayout() != ParityDescriptor.Layout.STRIPED
+        ? new ParallelBlockPreads(in, pool, statistics, parallelBlockReads) : in;
+    return new FSDataInputStream(new FillingInputStream(in, preads, fill.getId(), d,
+        new ParityEncoder(d, s, coder, buffers),
         manager, this::finishLater, readerFillsCommitted));
   }
 
