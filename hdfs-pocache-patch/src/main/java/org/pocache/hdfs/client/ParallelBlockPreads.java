@@ -90,29 +90,40 @@ final class ParallelBlockPreads extends HdfsDataInputStream {
       }
     }
     IOException failure = null;
-    try {
-      super.readFully(position, buffer, offset, (int) parts.get(0)[1]);
-    } catch (IOException e) {
-      failure = e;
-    }
     long elsewhere = 0;
-    for (Part p : started) {
-      if (p.claim()) {
-        if (failure == null) {
-          try {
-            super.readFully(p.position, p.buffer, p.offset, p.length); // nobody had started it
-          } catch (IOException e) {
-            failure = e;
-          }
-        }
-        p.finish(null, false);
-      }
-      IOException e = p.await();
-      if (failure == null && e != null) {
+    try {
+      try {
+        super.readFully(position, buffer, offset, (int) parts.get(0)[1]);
+      } catch (IOException e) {
         failure = e;
       }
-      if (p.onPool) {
-        elsewhere += p.length;
+      for (Part p : started) {
+        if (p.claim()) { // no pool thread has started it: read it here, unless the read has failed
+          IOException e = null;
+          try {
+            if (failure == null) {
+              super.readFully(p.position, p.buffer, p.offset, p.length);
+            }
+          } catch (IOException x) {
+            e = x;
+          } finally {
+            p.finish(e, false);
+          }
+        }
+      }
+    } finally {
+      // Every part ends before the caller has its buffer back, whatever happened here.
+      for (Part p : started) {
+        if (p.claim()) { // left by a failure above (never run by a pool thread): not read at all
+          p.finish(failure != null ? failure : new IOException("not read"), false);
+        }
+        IOException e = p.await();
+        if (failure == null && e != null) {
+          failure = e;
+        }
+        if (p.onPool) {
+          elsewhere += p.length;
+        }
       }
     }
     if (failure != null) {
