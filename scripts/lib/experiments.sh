@@ -68,11 +68,12 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       JVMs read R Zipf-0.9 files each (default 50), as Vanilla and as POCache, at once;
       mean and p95 per row in docs/results/experiments/exp5-mp.json
   exp14 --cluster multiproc [--cache-blocks 40,60,80] [--files F] [--reads R] [--block-mib B]
-      [--factor F] [--datanodes N] [--json F] [--plot F.png]
+      [--factor F] [--datanodes N] [--listed-within-s S] [--json F] [--plot F.png]
       Experiment 14 on this cluster, restarted per cache size with that cache and CSAC+LFU: F
       four-block files (default 100) placed as planned three ways (once; popular files twice
       for SR; three times off DataNode 1 for OR), DataNode 1 at 1/F, R Zipf-0.9 reads (default
-      500) by SR, DC1, DC2 (data blocks in the cluster's redis-server), OR and POCache;
+      500) by SR, DC1, DC2 (data blocks in the cluster's redis-server), OR and POCache, after
+      probe reads until the Manager lists DataNode 1 (at most S s, default 120);
       docs/results/experiments/exp14-mp.json
   exp16 --cluster multiproc [--files F] [--reads R] [--block-mib B] [--cache-blocks C]
       [--epoch-s E] [--p P] [--datanodes N] [--json F] [--plot F.png]
@@ -809,7 +810,7 @@ ex_cluster_with_cache() { # id, datanodes, capacity bytes, cache blocks, [key=va
 # and CSAC+LFU (restarted), MultiProcessStrategies writes the files where the plan puts them,
 # shapes DataNode 1 and reads them by every strategy; the sizes' runs are then merged.
 ex_strategies_mp() { # options
-  local sizes=40,60,80 files=100 reads=500 block=1 factor=10 datanodes=14 json="" plot=""
+  local sizes=40,60,80 files=100 reads=500 block=1 factor=10 datanodes=14 listed=120 json="" plot=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --cluster) [[ $2 == multiproc ]] || die "experiment exp14: --cluster must be multiproc here, got '$2'"; shift 2 ;;
@@ -819,6 +820,7 @@ ex_strategies_mp() { # options
       --block-mib) block=$2; shift 2 ;;
       --factor) factor=$2; shift 2 ;;
       --datanodes) datanodes=$2; shift 2 ;;
+      --listed-within-s) listed=$2; shift 2 ;;
       --json) json=$2; shift 2 ;;
       --plot) plot=$2; shift 2 ;;
       *) ex_usage >&2; die "experiment exp14 --cluster multiproc: unknown option '$1'" ;;
@@ -845,7 +847,8 @@ ex_strategies_mp() { # options
   for size in ${sizes//,/ }; do
     ex_cluster_with_cache exp14 "$datanodes" "$((size * block * 1048576))" "$size" dfs.pocache.csac.eviction=lfu
     say "experiment exp14: cache $size blocks: SR, DC1, DC2, OR and POCache, DataNode 1 at 1/$factor"
-    "${drv[@]}" run --files "$files" --reads "$reads" --block-mib "$block" --factor "$factor" --dir /ex/exp14 \
+    "${drv[@]}" run --files "$files" --reads "$reads" --block-mib "$block" --factor "$factor" \
+      --listed-within-s "$listed" --dir /ex/exp14 \
       --host-format "$CL_NET.%d.2" \
       --straggler-on "'$POCACHE_HOME/scripts/pocache' cluster straggler on 1 --factor $factor >/dev/null" \
       --straggler-off "'$POCACHE_HOME/scripts/pocache' cluster straggler off >/dev/null" \

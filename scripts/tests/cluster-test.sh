@@ -159,6 +159,18 @@ print(" ".join("%s/%d" % (r["mode"].replace(" ", "-"), r["reads"]) for r in rows
 else
   fail "experiment exp16 --cluster multiproc: $(tail -20 "$tmp/exp16.log")"
 fi
+# Experiment 14 at a tiny size: the cluster restarted with CSAC+LFU and a cache of 4 blocks, six
+# files placed as planned three ways and read 12 times by each strategy, every byte checked.
+if "$POCACHE" experiment exp14 --cluster multiproc --cache-blocks 4 --files 6 --reads 12 --datanodes 6 \
+    --listed-within-s 10 --json "$tmp/exp14-mp.json" >"$tmp/exp14.log" 2>&1; then
+  rows=$(python3 -c 'import json, sys; print(" ".join("%s/%d/%d" % (r["mode"], r["cache_blocks"], r["reads"])
+    for r in json.load(open(sys.argv[1]))["rows"]))' "$tmp/exp14-mp.json" 2>&1)
+  want="SR/4/12 DC1/4/12 DC2/4/12 OR/4/12 POCache/4/12"
+  [[ "$rows" == "$want" && -s "$tmp/exp14-mp.png" ]] && ok "experiment exp14 --cluster multiproc: $rows" \
+    || fail "experiment exp14 --cluster multiproc: rows '$rows', want '$want'"
+else
+  fail "experiment exp14 --cluster multiproc: $(tail -20 "$tmp/exp14.log")"
+fi
 status=$("$POCACHE" cluster status 2>&1)
 [[ "$status" == *"namenode"* && "$status" != *"DEAD"* ]] && ok "cluster status" || fail "status: $status"
 

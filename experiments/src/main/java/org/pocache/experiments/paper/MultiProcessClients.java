@@ -155,7 +155,7 @@ public final class MultiProcessClients {
       evict(m, dir);
       MultiProcessReads.run(stragglerOn, out);
       try {
-        boolean listed = awaitListed(fs, m, r1, straggler.getXferAddr(), out);
+        boolean listed = awaitListed(fs, m, r1, straggler.getXferAddr(), 120, out);
         o.config("straggler_listed_before_reads", listed);
         File confFile = new File(work, "cluster.xml");
         try (OutputStream os = new FileOutputStream(confFile)) {
@@ -243,7 +243,7 @@ public final class MultiProcessClients {
    * kernel's buffers and looks fast.
    */
   static boolean awaitListed(DistributedFileSystem fs, ManagerClient m, Workloads.FileSet files,
-      String straggler, PrintStream out) throws IOException {
+      String straggler, int seconds, PrintStream out) throws IOException {
     Map<String, List<long[]>> blocksOf = new LinkedHashMap<>();
     for (int f = 0; f < files.paths.size(); f++) {
       for (BlockLocation b : fs.getFileBlockLocations(files.paths.get(f), 0, Long.MAX_VALUE)) {
@@ -282,9 +282,9 @@ public final class MultiProcessClients {
             p.get(); // a failed probe read fails the run
           }
         }
-        if (System.nanoTime() - begin > 120_000_000_000L) {
-          out.printf(Locale.ROOT, "the Manager lists %s after 120 s of probe reads, not %s; reading anyway%n",
-              listed, straggler);
+        if (System.nanoTime() - begin > seconds * 1_000_000_000L) {
+          out.printf(Locale.ROOT, "the Manager lists %s after %d s of probe reads, not %s; reading anyway%n",
+              listed, seconds, straggler);
           return false;
         }
         Thread.sleep(250);

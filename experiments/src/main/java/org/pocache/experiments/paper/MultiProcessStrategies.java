@@ -67,8 +67,8 @@ import redis.clients.jedis.Jedis;
  * and every byte is checked.
  *
  * <pre>
- *   MultiProcessStrategies run --files 100 --reads 500 --block-mib 1 --factor 10 --dir /ex/exp14
- *       --host-format 10.77.%d.2 --straggler-on CMD --straggler-off CMD --json part.json
+ *   MultiProcessStrategies run --files 100 --reads 500 --block-mib 1 --factor 10 [--listed-within-s 120]
+ *       --dir /ex/exp14 --host-format 10.77.%d.2 --straggler-on CMD --straggler-off CMD --json part.json
  *   MultiProcessStrategies summarize --out exp14-mp.json --plot exp14-mp.png --command C part.json...
  * </pre>
  */
@@ -95,8 +95,10 @@ public final class MultiProcessStrategies {
     int reads;
     long block;
     double factor;
+    int listedWithin;
     try {
-      o = Options.parse(rest, Arrays.asList("files", "reads", "block-mib", "factor", "dir", "host-format",
+      o = Options.parse(rest, Arrays.asList("files", "reads", "block-mib", "factor", "listed-within-s", "dir",
+          "host-format",
           "straggler-on", "straggler-off", "json"), Collections.emptyList());
       for (String name : Arrays.asList("dir", "host-format", "straggler-on", "straggler-off", "json")) {
         if (!o.has(name)) {
@@ -107,18 +109,19 @@ public final class MultiProcessStrategies {
       reads = o.intValue("reads", 500, 1, 1_000_000);
       block = (long) o.intValue("block-mib", 1, 1, 1024) << 20;
       factor = o.doubleValue("factor", 10, 1);
+      listedWithin = o.intValue("listed-within-s", 120, 0, 3600);
     } catch (UsageException e) {
       System.err.println("MultiProcessStrategies: " + e.getMessage());
       System.exit(2);
       return;
     }
-    run(files, reads, block, factor, new Path(o.string("dir", null)), o.string("host-format", null),
+    run(files, reads, block, factor, listedWithin, new Path(o.string("dir", null)), o.string("host-format", null),
         o.string("straggler-on", null), o.string("straggler-off", null), new File(o.string("json", null)),
         System.out);
   }
 
-  static void run(int files, int reads, long block, double factor, Path dir, String hostFormat, String stragglerOn,
-      String stragglerOff, File json, PrintStream out) throws Exception {
+  static void run(int files, int reads, long block, double factor, int listedWithin, Path dir, String hostFormat,
+      String stragglerOn, String stragglerOff, File json, PrintStream out) throws Exception {
     Configuration conf = new HdfsConfiguration();
     conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
@@ -167,7 +170,7 @@ public final class MultiProcessStrategies {
       MultiProcessReads.run(stragglerOn, out);
       Outcome o = new Outcome("exp14-mp-part", "Latency of cache strategies", "", "");
       try {
-        boolean listed = MultiProcessClients.awaitListed(fs, m, r1, byNumber[1].getXferAddr(), out);
+        boolean listed = MultiProcessClients.awaitListed(fs, m, r1, byNumber[1].getXferAddr(), listedWithin, out);
         o.config("straggler_listed_before_reads", listed);
         Set<String> estimated = Collections.singleton("dn0");
         int warm = 5;
