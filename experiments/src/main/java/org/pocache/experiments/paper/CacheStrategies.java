@@ -88,17 +88,8 @@ final class CacheStrategies {
           Workloads.FileSet sr = Workloads.writeContiguous(c, "/exp14/sr", plan,
               SkewedReads.popular(plan, cacheBlocks), 14_200_000);
           // OR: three replicas, none on the straggler (DataNode 0).
-          Workloads.FileSet or = Workloads.writeContiguous(c, "/exp14/or", plan, 14_300_000, (f, b) -> {
-            int[] r = new int[3];
-            int d = plan.placement[f][b];
-            for (int i = 0; i < 3; i++) {
-              while (d == 0 || contains(r, i, d)) {
-                d = (d + 1) % dataNodes;
-              }
-              r[i] = d;
-            }
-            return r;
-          });
+          Workloads.FileSet or = Workloads.writeContiguous(c, "/exp14/or", plan, 14_300_000,
+              (f, b) -> offStraggler(plan, f, b));
           Workloads.Stragglers st = Workloads.fixed(0, s.diskBandwidth, s.slowdown);
           st.apply(c, 0);
           Workloads.awaitListed(c, plan, r1, Collections.singleton(0), out);
@@ -167,6 +158,19 @@ final class CacheStrategies {
         Arrays.asList(names), mean, null);
     Charts.bars(SkewedReads.sibling(plot, "-p95"), chart + ": p95 read latency of cache strategies",
         "p95 latency (ms)", groups, Arrays.asList(names), p95, null);
+  }
+
+  /** OR's replicas of block b of file f: three DataNodes from its planned one on, none of them the straggler (0). */
+  static int[] offStraggler(Workloads.Plan plan, int f, int b) {
+    int[] r = new int[3];
+    int d = plan.placement[f][b];
+    for (int i = 0; i < 3; i++) {
+      while (d == 0 || contains(r, i, d)) {
+        d = (d + 1) % plan.dataNodes;
+      }
+      r[i] = d;
+    }
+    return r;
   }
 
   private static boolean contains(int[] a, int n, int v) {

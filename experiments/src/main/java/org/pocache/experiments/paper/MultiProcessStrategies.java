@@ -155,17 +155,8 @@ public final class MultiProcessStrategies {
         return popular.contains(f)
             ? new int[] {first, (first + 1 + twiceRandom.nextInt(dataNodes - 1)) % dataNodes} : new int[] {first};
       });
-      Workloads.FileSet or = write(fs, new Path(dir, "or"), plan, 14_300_000, byNumber, (f, b) -> {
-        int[] r = new int[3];
-        int d = plan.placement[f][b];
-        for (int i = 0; i < 3; i++) {
-          while (d == 0 || contains(r, i, d)) {
-            d = (d + 1) % dataNodes;
-          }
-          r[i] = d;
-        }
-        return r;
-      });
+      Workloads.FileSet or = write(fs, new Path(dir, "or"), plan, 14_300_000, byNumber,
+          (f, b) -> CacheStrategies.offStraggler(plan, f, b));
       Workloads.Stragglers st = listedOnly(Collections.singleton(0));
       MultiProcessReads.run(stragglerOn, out);
       Outcome o = new Outcome("exp14-mp-part", "Latency of cache strategies", "", "");
@@ -322,15 +313,6 @@ public final class MultiProcessStrategies {
         throw new IOException("interrupted", e);
       }
     }
-  }
-
-  private static boolean contains(int[] a, int n, int v) {
-    for (int i = 0; i < n; i++) {
-      if (a[i] == v) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Merges the runs' JSON (one cache size each) into exp14-mp.json and its figures. */
