@@ -361,6 +361,8 @@ final class ProactiveReader {
     volatile long parityAt;
     /** The pieces left to parity from the start; for the trace. */
     final boolean[] skippedAtStart;
+    /** Why each piece skipped at the start was: 'l' the Manager's list, 'b' a backlog, 'h' this client's history. */
+    final char[] skipWhy;
     /** When the pieces in hand first sufficed, when the decode started and ended; 0 if not; for the trace. */
     long decodeFrom;
     long decodeTo;
@@ -425,26 +427,31 @@ final class ProactiveReader {
       for (int r = 0; r < m; r++) {
         parityBytes[r] = leases.forTask(count * pieceBytes);
       }
-      // A piece is left to parity on this client's history's word only while a parity
-      // piece stays spare for a DataNode nobody suspects yet: with m = 1 that word is not
-      // enough, since when it is wrong (the straggler moved on) and another piece is slow,
-      // the read waits for one of the two. The Manager's list (fresh from heartbeats) and
-      // a backlog of abandoned reads (the DataNode has not answered the reads it has) may
-      // take all m.
+      // A piece is left to parity on this client's history's word, or on the Manager's
+      // list's, only while a parity piece stays spare for a DataNode nobody suspects yet:
+      // with m = 1 either word alone is not enough, since when it is wrong (the straggler
+      // moved on) and another piece is slow, the read waits for one of the two. Such a piece
+      // is read, with the parity asked for at once, and its read stops as soon as it is
+      // late. The two words together (listed, and late in this client's own last reads),
+      // and a backlog of abandoned reads (the DataNode has not answered the reads it has),
+      // may take all m.
       // A backlogged DataNode's piece is held: read as soon as the backlog shrinks, if
       // the fetch is not complete by then.
       boolean judging = sources.judging();
       boolean[] skipNow = new boolean[k];
       boolean[] holdNow = new boolean[k];
       skippedAtStart = skipNow;
+      skipWhy = new char[k];
       int skips = 0;
       for (int i = 0; i < k; i++) {
         if (total[i] > 0 && judging) {
           List<String> where = locations.of(s, i);
           boolean backlogged = sources.backlogged(where);
-          int budget = backlogged || sources.listedAll(where) ? m : m - 1;
+          boolean listed = sources.listedAll(where);
+          int budget = backlogged || listed && sources.lateByOwnReads(where) ? m : m - 1;
           if (skips < budget && sources.skip(where)) {
             skipNow[i] = true;
+            skipWhy[i] = backlogged ? 'b' : listed ? 'l' : 'h';
             holdNow[i] = backlogged;
             skips++;
           }
@@ -936,10 +943,12 @@ final class ProactiveReader {
         }
         if (p.state() == Piece.State.DECODED) {
           judge.decoded(p.index, peersAt);
-          // A read still running once it is late by the judge's measure stops (a direct read
-          // does, between packets): a straggler does not go on sending what nobody waits for,
-          // to slow the reads that come after, as a DataNode that recovered would otherwise.
-          p.unwantedFrom(born + (long) (LatenessJudge.LATE_FACTOR * Math.max(1, peersAt - born)));
+          // A read still running stops (a direct read does, between packets) once it is late
+          // by the judge's measure, or at once if its pace so far cannot make it in time: a
+          // straggler does not go on sending what nobody waits for, to slow the reads that
+          // come after, as a DataNode that recovered would otherwise.
+          p.unwantedFrom(LatenessJudge.stopAt(born, peersAt, p.startedAt(), p.rowsIn(), count,
+              System.nanoTime()));
         } else {
           judge.onTime(p.index);
         }
@@ -960,7 +969,8 @@ final class ProactiveReader {
       for (Piece p : pieces) {
         b.append(" | d").append(p.index).append(' ').append(locations.of(s, p.index));
         if (skippedAtStart[p.index]) {
-          b.append(" skipped");
+          b.append(" skipped(").append(skipWhy[p.index] == 'b' ? "backlog" : skipWhy[p.index] == 'l' ? "listed"
+              : "history").append(')');
         }
         if (p.startedAt() != 0) {
           b.append(" read@").append(ms(p.startedAt()));

@@ -168,6 +168,18 @@ final class SlowSources {
     return listedAll(dataNodes);
   }
 
+  /**
+   * Whether this client's own reads of the one DataNode in {@code dataNodes} were late in
+   * at least {@value #LATE_OF} of the last {@value #WINDOW} (the Manager's word not counted).
+   */
+  boolean lateByOwnReads(List<String> dataNodes) {
+    if (dataNodes.size() != 1) {
+      return false;
+    }
+    History h = histories.get(dataNodes.get(0));
+    return h != null && h.lateByOwnReads();
+  }
+
   /** Whether every DataNode in {@code dataNodes} is on the Manager's list (less those this client overruled). */
   boolean listedAll(List<String> dataNodes) {
     if (dataNodes.isEmpty()) {
@@ -421,6 +433,8 @@ final class SlowSources {
     private int sinceProbe;
     /** Whether all it holds is the Manager's word, no outcome of this client's. */
     private boolean listedOnly;
+    /** This client's own last outcomes, newest in bit 0 (bits has the Manager's word in too). */
+    private int ownBits;
 
     /** A DataNode known only from the Manager's list: as if late every time. */
     static History suspect() {
@@ -441,11 +455,17 @@ final class SlowSources {
       if (!late && count >= WINDOW && Integer.bitCount(bits) >= LATE_OF) {
         bits = 0; // an on-time probe: the DataNode has recovered
         count = 0;
+        ownBits = 0;
         return true;
       }
       bits = (bits << 1 | (late ? 1 : 0)) & ((1 << WINDOW) - 1);
+      ownBits = (ownBits << 1 | (late ? 1 : 0)) & ((1 << WINDOW) - 1);
       count = Math.min(WINDOW, count + 1);
       return bits == 0;
+    }
+
+    synchronized boolean lateByOwnReads() {
+      return Integer.bitCount(ownBits) >= LATE_OF;
     }
 
     synchronized boolean skipNow() {

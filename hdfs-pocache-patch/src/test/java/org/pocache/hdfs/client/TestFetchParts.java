@@ -85,4 +85,26 @@ public class TestFetchParts {
       assertEquals(s.name(), s == Piece.State.SKIPPED || s == Piece.State.HELD, p.leftToParity());
     }
   }
+  /**
+   * A decoded piece's read still running stops at once when at its pace so far it cannot
+   * end before it is late (LATE_FACTOR times its peers' time), else when it is late; a
+   * run of one row has no pace to go by.
+   */
+  @Test
+  public void aLateReadStopsAtOnceWhenItsPaceCannotMakeIt() {
+    long ms = 1_000_000;
+    long born = 0;
+    long peersAt = 60 * ms;
+    long lateAt = (long) (LatenessJudge.LATE_FACTOR * 60 * ms);
+    long now = 61 * ms;
+    assertEquals("no row of 4 in after 61 ms", now, LatenessJudge.stopAt(born, peersAt, 1, 0, 4, now));
+    assertEquals("1 row of 4: 4 rows take at least 122 ms", now, LatenessJudge.stopAt(born, peersAt, 1, 1, 4, now));
+    assertEquals("2 rows of 4: could end by 81 ms", lateAt, LatenessJudge.stopAt(born, peersAt, 1, 2, 4, now));
+    assertEquals("started late at 30 ms, 2 rows in: could end by 72 ms", lateAt,
+        LatenessJudge.stopAt(born, peersAt, 30 * ms, 2, 4, now));
+    assertEquals("started late at 30 ms, 1 row in: 4 rows take until 92 ms at least", now,
+        LatenessJudge.stopAt(born, peersAt, 30 * ms, 1, 4, now));
+    assertEquals("one row: no pace", lateAt, LatenessJudge.stopAt(born, peersAt, 1, 0, 1, now));
+    assertEquals("never started", lateAt, LatenessJudge.stopAt(born, peersAt, 0, 0, 4, now));
+  }
 }

@@ -260,4 +260,25 @@ public class TestSlowSources {
     }
     assertEquals(2, probes);
   }
+  /**
+   * Only this client's own late reads count toward {@code lateByOwnReads}, which lets a
+   * listed DataNode's piece take the last parity piece: the Manager's word alone (a
+   * suspect history, filled as if late) does not, and an on-time read clears it.
+   */
+  @Test
+  public void lateByOwnReadsCountsThisClientsReadsOnly() {
+    Set<String> listed = new HashSet<>(Arrays.asList("dn-a:9866"));
+    SlowSources s = new SlowSources(() -> listed);
+    assertTrue("the list's word skips", s.skip(A));
+    assertFalse("but it is not this client's own", s.lateByOwnReads(A));
+    s.served(A, true);
+    s.served(A, true);
+    assertFalse("two of its own reads late", s.lateByOwnReads(A));
+    s.served(A, true);
+    assertTrue("three of its own reads late", s.lateByOwnReads(A));
+    s.served(A, false); // the straggler moved on
+    assertFalse(s.lateByOwnReads(A));
+    assertFalse("B was never read", s.lateByOwnReads(B));
+    assertFalse("replicated pieces are not judged", s.lateByOwnReads(Arrays.asList("dn-a:9866", "dn-b:9866")));
+  }
 }
