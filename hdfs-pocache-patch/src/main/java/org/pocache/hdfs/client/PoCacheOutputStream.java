@@ -259,6 +259,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       return;
     }
     closed = true;
+    long t0 = System.nanoTime();
     out.close(); // the file is complete in HDFS before anything else
     if (!caching) {
       return;
@@ -293,8 +294,16 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       return;
     }
     try {
+      long t1 = System.nanoTime();
       encoder.finish(UPLOAD_WAIT_SECONDS);
+      long t2 = System.nanoTime();
       manager.commit(reservationId, d.getFileId(), written, encoder.parityBytes(), encoder.valueDigests(written));
+      if (LOG.isDebugEnabled()) {
+        long t3 = System.nanoTime();
+        LOG.debug(String.format(java.util.Locale.ROOT,
+            "close of %s: HDFS %.1f ms, last uploads %.1f ms, commit %.1f ms", d.getPath(), (t1 - t0) / 1e6,
+            (t2 - t1) / 1e6, (t3 - t2) / 1e6));
+      }
     } catch (Exception | LinkageError e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
