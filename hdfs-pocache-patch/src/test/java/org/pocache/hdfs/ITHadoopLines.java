@@ -146,8 +146,16 @@ public class ITHadoopLines {
     return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getAbsolutePath();
   }
 
+  /** The check's own lines (what it measured, why it failed), then the output's last 60 lines. */
   private static String tail(String text) {
     String[] lines = text.split("\n");
-    return String.join("\n", Arrays.copyOfRange(lines, Math.max(0, lines.length - 60), lines.length));
+    StringBuilder b = new StringBuilder();
+    for (String l : lines) {
+      if (l.startsWith("LINECHECK") || l.startsWith("straggler read:") || l.startsWith("shaded client:")) {
+        b.append(l).append('\n');
+      }
+    }
+    b.append("...\n");
+    return b + String.join("\n", Arrays.copyOfRange(lines, Math.max(0, lines.length - 60), lines.length));
   }
 }
