@@ -150,8 +150,14 @@ public class ITHadoopLines {
   private static String tail(String text) {
     String[] lines = text.split("\n");
     StringBuilder b = new StringBuilder();
-    for (String l : lines) {
-      if (l.startsWith("LINECHECK") || l.startsWith("straggler read:") || l.startsWith("shaded client:")) {
+    for (int i = 0; i < lines.length; i++) {
+      String l = lines[i];
+      if (l.startsWith("LINECHECK FAILED")) {
+        // Its exception's message may run over many lines (a child JVM's log): keep them.
+        for (int j = i; j < Math.min(lines.length, i + 80); j++) {
+          b.append(lines[j]).append('\n');
+        }
+      } else if (l.startsWith("LINECHECK") || l.startsWith("straggler read:") || l.startsWith("shaded client:")) {
         b.append(l).append('\n');
       }
     }
