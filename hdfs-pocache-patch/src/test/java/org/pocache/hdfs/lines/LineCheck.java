@@ -127,7 +127,19 @@ public final class LineCheck {
           // first in 3 of 5 runs (the read correct, nothing rebuilt); with 20 s, in none of 5.
           straggler.setDelayPerRead(20_000);
           try {
-            shadedCat(new File(args[1]), new File(args[2]), new File(args[3]), client, p, data);
+            // The shaded client rebuilds block 2 only if no other piece's DataNode is listed (m = 1):
+            // a healthy DataNode the heartbeats listed for a moment would make it wait, rightly.
+            String slow = cluster.getDataNodes().get(2).getDatanodeId().getXferAddr();
+            long until = System.nanoTime() + 30_000_000_000L;
+            while (!othersUnlisted(client, slow) && System.nanoTime() < until) {
+              Thread.sleep(100);
+            }
+            try {
+              shadedCat(new File(args[1]), new File(args[2]), new File(args[3]), client, p, data);
+            } catch (IllegalStateException e) {
+              throw new IllegalStateException(e.getMessage() + "\n(the Manager's straggler list now: "
+                  + listed(client) + "; the straggler: " + slow + ")", e);
+            }
           } finally {
             straggler.reset();
           }
@@ -171,6 +183,31 @@ public final class LineCheck {
         throw new IllegalStateException("block " + b + " is on " + String.join(",", where[b].getNames())
             + ", not " + expected);
       }
+    }
+  }
+
+  /** The Manager's straggler list, or why it could not be had. */
+  private static String listed(Configuration client) {
+    try (org.pocache.manager.protocol.ManagerClient m = new org.pocache.manager.protocol.ManagerClient(
+        org.apache.hadoop.net.NetUtils.createSocketAddr(client.get("dfs.pocache.manager.address")), client, 5000)) {
+      return String.valueOf(m.getStragglers().dataNodes);
+    } catch (IOException | RuntimeException e) {
+      return "not known (" + e + ")";
+    }
+  }
+
+  /** Whether the Manager lists no DataNode but {@code straggler}. */
+  private static boolean othersUnlisted(Configuration client, String straggler) {
+    try (org.pocache.manager.protocol.ManagerClient m = new org.pocache.manager.protocol.ManagerClient(
+        org.apache.hadoop.net.NetUtils.createSocketAddr(client.get("dfs.pocache.manager.address")), client, 5000)) {
+      for (String dn : m.getStragglers().dataNodes) {
+        if (!dn.equals(straggler)) {
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return true; // nothing to wait for: the check itself says what happens
     }
   }
 
