@@ -359,10 +359,8 @@ final class ProactiveReader {
     long parityRequestedAt;
     /** When the parity GET ended (System.nanoTime), 0 before; for the trace. */
     volatile long parityAt;
-    /** The pieces left to parity from the start; for the trace. */
-    final boolean[] skippedAtStart;
-    /** Why each piece skipped at the start was: 'l' the Manager's list, 'b' a backlog, 'h' this client's history. */
-    final char[] skipWhy;
+    /** Why each piece was left to parity from the start (listed, backlog, history), or null; for the trace. */
+    final String[] skippedFor;
     /** When the pieces in hand first sufficed, when the decode started and ended; 0 if not; for the trace. */
     long decodeFrom;
     long decodeTo;
@@ -440,8 +438,7 @@ final class ProactiveReader {
       boolean judging = sources.judging();
       boolean[] skipNow = new boolean[k];
       boolean[] holdNow = new boolean[k];
-      skippedAtStart = skipNow;
-      skipWhy = new char[k];
+      skippedFor = new String[k];
       int skips = 0;
       for (int i = 0; i < k; i++) {
         if (total[i] > 0 && judging) {
@@ -451,7 +448,7 @@ final class ProactiveReader {
           int budget = backlogged || listed && sources.lateByOwnReads(where) ? m : m - 1;
           if (skips < budget && sources.skip(where)) {
             skipNow[i] = true;
-            skipWhy[i] = backlogged ? 'b' : listed ? 'l' : 'h';
+            skippedFor[i] = backlogged ? "backlog" : listed ? "listed" : "history";
             holdNow[i] = backlogged;
             skips++;
           }
@@ -968,9 +965,8 @@ final class ProactiveReader {
       }
       for (Piece p : pieces) {
         b.append(" | d").append(p.index).append(' ').append(locations.of(s, p.index));
-        if (skippedAtStart[p.index]) {
-          b.append(" skipped(").append(skipWhy[p.index] == 'b' ? "backlog" : skipWhy[p.index] == 'l' ? "listed"
-              : "history").append(')');
+        if (skippedFor[p.index] != null) {
+          b.append(" skipped(").append(skippedFor[p.index]).append(')');
         }
         if (p.startedAt() != 0) {
           b.append(" read@").append(ms(p.startedAt()));

@@ -138,7 +138,7 @@ public final class LineCheck {
               shadedCat(new File(args[1]), new File(args[2]), new File(args[3]), client, p, data);
             } catch (IllegalStateException e) {
               throw new IllegalStateException(e.getMessage() + "\n(the Manager's straggler list now: "
-                  + listed(client) + "; the straggler: " + slow + ")", e);
+                  + stragglers(client) + "; the straggler: " + slow + ")", e);
             }
           } finally {
             straggler.reset();
@@ -186,29 +186,20 @@ public final class LineCheck {
     }
   }
 
-  /** The Manager's straggler list, or why it could not be had. */
-  private static String listed(Configuration client) {
+  /** The Manager's straggler list, or null if it could not be had. */
+  private static java.util.List<String> stragglers(Configuration client) {
     try (org.pocache.manager.protocol.ManagerClient m = new org.pocache.manager.protocol.ManagerClient(
         org.apache.hadoop.net.NetUtils.createSocketAddr(client.get("dfs.pocache.manager.address")), client, 5000)) {
-      return String.valueOf(m.getStragglers().dataNodes);
+      return m.getStragglers().dataNodes;
     } catch (IOException | RuntimeException e) {
-      return "not known (" + e + ")";
+      return null;
     }
   }
 
-  /** Whether the Manager lists no DataNode but {@code straggler}. */
+  /** Whether the Manager lists no DataNode but {@code straggler} (or cannot say: nothing to wait for then). */
   private static boolean othersUnlisted(Configuration client, String straggler) {
-    try (org.pocache.manager.protocol.ManagerClient m = new org.pocache.manager.protocol.ManagerClient(
-        org.apache.hadoop.net.NetUtils.createSocketAddr(client.get("dfs.pocache.manager.address")), client, 5000)) {
-      for (String dn : m.getStragglers().dataNodes) {
-        if (!dn.equals(straggler)) {
-          return false;
-        }
-      }
-      return true;
-    } catch (IOException | RuntimeException e) {
-      return true; // nothing to wait for: the check itself says what happens
-    }
+    java.util.List<String> listed = stragglers(client);
+    return listed == null || listed.stream().allMatch(straggler::equals);
   }
 
   /** {@code hdfs dfs -cat p} by a shaded client in a JVM of its own, configured by site files. */
