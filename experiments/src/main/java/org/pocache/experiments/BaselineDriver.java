@@ -20,8 +20,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.hadoop.conf.Configuration;
@@ -101,8 +103,8 @@ public final class BaselineDriver {
       "  --seed N                 seed of the file contents (default 1)",
       "  --write-size SIZE        size of each file of the write comparison, e.g. 64m (default 64m; 0: skip it)",
       "  --writes-only            only the write comparison (no reads; write_overhead and its CPU use)",
-      "  --protection P           dfs.pocache.parity.protection: privacy, integrity or none (default integrity,",
-      "                           the default without Kerberos)",
+      "  --protection P           dfs.pocache.parity.protection: privacy, integrity or none (default: the shipped",
+      "                           default, integrity without Kerberos)",
       "  --help                   this text");
 
   /** The parameters of one run. */
@@ -121,7 +123,8 @@ public final class BaselineDriver {
     String stripedPolicy;
     long seed = 1;
     long writeSize = 64L << 20;
-    String protection = "integrity";
+    /** Empty: the shipped default (integrity without Kerberos). */
+    String protection = "";
     File json;
 
     public static Config parse(String[] args) throws UsageException {
@@ -153,7 +156,9 @@ public final class BaselineDriver {
       }
       c.protection = o.string("protection", c.protection);
       try {
-        org.pocache.cache.ParityProtection.parse("--protection", c.protection);
+        if (!c.protection.isEmpty()) {
+          org.pocache.cache.ParityProtection.parse("--protection", c.protection);
+        }
       } catch (IllegalArgumentException e) {
         throw new UsageException(e.getMessage());
       }
@@ -245,31 +250,40 @@ public final class BaselineDriver {
     table.config("hedge_threshold_ms", c.hedgeThresholdMillis);
     table.config("hedge_threads", c.hedgeThreads);
     table.config("striped_policy", c.stripedPolicy);
-    table.config("parity_protection", c.protection);
+    table.config("parity_protection", c.protection.isEmpty() ? "integrity" : c.protection);
 
     out.printf(Locale.ROOT, "POCache baseline: %d files x %d blocks of %s on %d DataNodes at %s/s each;"
         + " straggler at %.1f MiB/s (1/%s); parity protection %s%n", c.files, c.k, size(c.blockSize), dataNodes,
-        size(c.diskBandwidth), stragglerBandwidth / (double) (1 << 20), trim(c.slowdown), c.protection);
+        size(c.diskBandwidth), stragglerBandwidth / (double) (1 << 20), trim(c.slowdown),
+        c.protection.isEmpty() ? "integrity (default)" : c.protection);
 
     ExecutorService pool = Executors.newFixedThreadPool(c.k);
     int managerPort = org.pocache.testkit.FreePorts.pick();
     // The Manager runs in the NameNode and every DataNode heartbeats its service rate to
     // it, as in a POCache deployment; they do not touch the reads measured here.
+    // POCache runs at its shipped defaults; the keys below are the only ones changed
+    // (k and protection only when an option asks), and the run prints them.
+    Map<String, String> changed = new LinkedHashMap<>();
+    if (!Integer.toString(c.k).equals(PoCacheConfigKeys.CODE_K_DEFAULT)) {
+      changed.put(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(c.k));
+    }
+    if (!c.protection.isEmpty()) {
+      changed.put(PoCacheConfigKeys.PARITY_PROTECTION_KEY, c.protection);
+    }
+    // HDFS's own, in both modes alike: a client's close retries completeFile after 400 ms
+    // when the DataNode's block report is not in yet, a random +400 ms on single writes.
+    changed.put("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");
+    out.printf("Keys changed from the defaults: %s%n", changed);
+    MiniHdfs.Builder cluster = MiniHdfs.builder().dataNodes(dataNodes)
+        .set(PoCacheConfigKeys.ENABLED_KEY, "true")
+        .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
+        .set("dfs.datanode.plugins", PoCacheDataNodePlugin.class.getName())
+        .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + managerPort);
+    for (Map.Entry<String, String> e : changed.entrySet()) {
+      cluster.set(e.getKey(), e.getValue());
+    }
     try (RedisServerFixture redis = RedisServerFixture.builder().start();
-         MiniHdfs hdfs = MiniHdfs.builder().dataNodes(dataNodes)
-             .set(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port())
-             .set(PoCacheConfigKeys.ENABLED_KEY, "true")
-             .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
-             .set("dfs.datanode.plugins", PoCacheDataNodePlugin.class.getName())
-             .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + managerPort)
-             .set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "1000")
-             .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, "2500")
-             .set(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(c.k))
-             .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "200")
-             .set(PoCacheConfigKeys.PARITY_PROTECTION_KEY, c.protection)
-             // A client's close retries completeFile after 400 ms when the DataNode's block
-             // report is not in yet: a random +400 ms on single writes, in both modes alike.
-             .set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20")
+         MiniHdfs hdfs = cluster.set(PoCacheConfigKeys.REDIS_HOSTS_KEY, redis.host() + ":" + redis.port())
              .start()) {
       out.printf("redis-server %s on port %d (%s)%n",
           redis.version(), redis.port(), redis.binary().source().name().toLowerCase(Locale.ROOT));

@@ -41,8 +41,8 @@ public class TestPoCacheConfig {
 
   /**
    * An operator's core-site.xml turns POCache on: nothing set in code, the file
-   * found on the class path as a Hadoop daemon finds its conf dir. (The HDFS
-   * module's TestSiteConfiguration does the same with hdfs-site.xml and daemons.)
+   * found on the class path as a Hadoop daemon finds its conf dir. (ITContractSuites in
+   * the HDFS module runs daemons and clients configured by site files on the class path.)
    */
   @Test
   public void siteFilesWinOverPocacheDefaults() throws Exception {

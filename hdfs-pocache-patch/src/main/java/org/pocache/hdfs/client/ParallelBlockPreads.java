@@ -56,8 +56,9 @@ final class ParallelBlockPreads extends HdfsDataInputStream {
   @Override
   public int read(long position, byte[] buffer, int offset, int length) throws IOException {
     long fileLength = in.getFileLength();
-    if (length <= 0 || position < 0 || position >= fileLength || offset < 0 || length > buffer.length - offset) {
-      return super.read(position, buffer, offset, length); // HDFS's own answer
+    if (buffer == null || length <= 0 || position < 0 || position >= fileLength || offset < 0
+        || length > buffer.length - offset) {
+      return super.read(position, buffer, offset, length); // HDFS's own answer, or its error
     }
     int n = (int) Math.min(length, fileLength - position);
     readFully(position, buffer, offset, n); // a positional read returns all it can, as HDFS's does
@@ -66,12 +67,16 @@ final class ParallelBlockPreads extends HdfsDataInputStream {
 
   @Override
   public void readFully(long position, byte[] buffer) throws IOException {
+    if (buffer == null) {
+      super.readFully(position, buffer); // HDFS's own error
+      return;
+    }
     readFully(position, buffer, 0, buffer.length);
   }
 
   @Override
   public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-    List<long[]> parts = length <= 0 || position < 0 || offset < 0 || length > buffer.length - offset
+    List<long[]> parts = buffer == null || length <= 0 || position < 0 || offset < 0 || length > buffer.length - offset
         || position + length > in.getFileLength() ? null : parts(position, length);
     if (parts == null || parts.size() < 2) {
       super.readFully(position, buffer, offset, length); // HDFS's own answer, or its error

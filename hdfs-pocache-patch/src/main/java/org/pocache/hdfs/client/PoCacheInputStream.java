@@ -119,12 +119,10 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public int read(long position, byte[] buffer, int offset, int length) throws IOException {
-    if (length == 0) {
-      return 0;
-    }
     long fileLength = in.getFileLength();
-    if (position < 0 || position >= fileLength) {
-      return in.read(position, buffer, offset, length); // HDFS's own answer (-1 or an error)
+    if (buffer == null || length <= 0 || offset < 0 || length > buffer.length - offset || position < 0
+        || position >= fileLength) {
+      return in.read(position, buffer, offset, length); // HDFS's own answer (0, -1 or an error)
     }
     int n = (int) Math.min(length, fileLength - position);
     readFully(position, buffer, offset, n);
@@ -143,12 +141,10 @@ final class PoCacheInputStream extends FSInputStream
   }
 
   private void readFullyWithParity(long position, byte[] buffer, int offset, int length) throws IOException {
-    if (length == 0 || position < 0 || position + length > fileLength) {
+    if (buffer == null || length <= 0 || offset < 0 || length > buffer.length - offset || position < 0
+        || position + length > fileLength) {
       in.readFully(position, buffer, offset, length); // HDFS's own answer, or its error
       return;
-    }
-    if (offset < 0 || length < 0 || length > buffer.length - offset) {
-      throw new IndexOutOfBoundsException("offset " + offset + ", length " + length + ", buffer " + buffer.length);
     }
     List<long[]> covered = proactive.covered(position, length);
     if (covered.isEmpty() && degraded == null) {
@@ -198,6 +194,10 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public void readFully(long position, byte[] buffer) throws IOException {
+    if (buffer == null) {
+      in.readFully(position, buffer); // HDFS's own error
+      return;
+    }
     readFully(position, buffer, 0, buffer.length);
   }
 

@@ -163,7 +163,8 @@ public class TestKerberizedManager {
       });
       fail("a caller without credentials was served");
     } catch (IOException e) {
-      // refused
+      assertTrue("a caller without credentials must be refused by authentication, not fail otherwise: " + e,
+          refusedByAuthentication(e));
     }
 
     // A task: only the HDFS delegation token its job collected for alice.
@@ -180,5 +181,17 @@ public class TestKerberizedManager {
       }
     });
     assertTrue("a task with alice's delegation token got no descriptor", served);
+  }
+
+  /** Whether {@code e} or one of its causes is SASL's or Hadoop's refusal to authenticate the caller. */
+  private static boolean refusedByAuthentication(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof javax.security.sasl.SaslException
+          || t instanceof org.apache.hadoop.security.AccessControlException
+          || String.valueOf(t.getMessage()).contains("cannot authenticate via")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

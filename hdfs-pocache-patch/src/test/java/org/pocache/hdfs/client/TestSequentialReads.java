@@ -52,6 +52,8 @@ public class TestSequentialReads {
   private static RedisServerFixture redis;
   private static MiniHdfs hdfs;
   private static ManagerClient manager;
+  /** A second client (another user) whose reads confirm the first's: one client alone lists nobody. */
+  private static ManagerClient secondReader;
   private static FileSystem fs;
 
   @BeforeClass
@@ -62,11 +64,17 @@ public class TestSequentialReads {
     redis = cluster.redis;
     hdfs = cluster.hdfs;
     manager = cluster.manager();
+    secondReader = org.apache.hadoop.security.UserGroupInformation.createRemoteUser("second-reader").doAs(
+        (java.security.PrivilegedExceptionAction<ManagerClient>) () ->
+            new ManagerClient(cluster.managerAddress(), hdfs.conf(), 5000));
     fs = cluster.client();
   }
 
   @AfterClass
   public static void stop() throws Exception {
+    if (secondReader != null) {
+      secondReader.close();
+    }
     if (cluster != null) {
       cluster.close();
     }
@@ -315,7 +323,7 @@ public class TestSequentialReads {
   }
 
   /**
-   * Heartbeats (and, with {@code byClients}, clients' read reports) until the Manager lists
+   * Heartbeats (and, with {@code byClients}, two clients' read reports) until the Manager lists
    * exactly {@code slow}, on heartbeats and, with {@code byClients}, on client reads too
    * (nothing listed, for null).
    */
@@ -331,6 +339,9 @@ public class TestSequentialReads {
           seen.add(new ReadReport.Observation(dn[i], 1 << 20, slowOne && byClients ? 1000.0 : 10.0 + i));
         }
         manager.reportRead(ReadReport.observationsOnly(seen));
+        if (byClients) {
+          secondReader.reportRead(ReadReport.observationsOnly(seen));
+        }
         org.pocache.manager.protocol.PoCacheManagerProtocol.StragglerList l = manager.getStragglers();
         return l.dataNodes.equals(want) && l.byClientReads.equals(byClients ? want
             : java.util.Collections.<String>emptyList());

@@ -382,11 +382,12 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   private void observe(ReadReport report) throws IOException {
     Set<String> registered = auth.registeredDataNodes();
+    String reporter = ManagerAuthorizer.callerAndHost();
     for (ReadReport.Observation o : report.getObservations()) {
       if (registered != null && !registered.contains(o.getDataNode())) {
         continue; // not a DataNode of this cluster: the detector keeps no state for made-up names
       }
-      stragglers.observe(o.getDataNode(), o.getBytes(), o.getMillis());
+      stragglers.observe(reporter, o.getDataNode(), o.getBytes(), o.getMillis());
       metrics.clientObservations.incrementAndGet();
     }
   }

@@ -61,7 +61,7 @@ public final class Manager implements AutoCloseable {
       throws IOException {
     int heartbeatInterval = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 10, 3_600_000);
-    StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), newDetector(conf), reportTtl(conf),
+    StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), () -> newDetector(conf), reportTtl(conf),
         heartbeatInterval, System::currentTimeMillis);
     InetSocketAddress bind = PoCacheConfig.getAddress(conf, PoCacheConfigKeys.MANAGER_ADDRESS_KEY,
         PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);

@@ -76,6 +76,19 @@ final class ManagerAuthorizer {
     return c == null || c.equals(managerUser) ? null : c;
   }
 
+  /**
+   * The RPC caller as one client of the straggler list: its user (short name, as
+   * authenticated) and the address it called from; null for an in-process call.
+   */
+  static String callerAndHost() {
+    UserGroupInformation caller = Server.getRemoteUser();
+    if (caller == null) {
+      return null;
+    }
+    InetAddress from = Server.getRemoteIp();
+    return caller.getShortUserName() + "@" + (from == null ? "?" : from.getHostAddress());
+  }
+
   /** The registered DataNodes, or null while the NameNode will not list them. */
   Set<String> registeredDataNodes() {
     return registered;

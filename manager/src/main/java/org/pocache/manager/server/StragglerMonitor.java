@@ -17,12 +17,13 @@ package org.pocache.manager.server;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.pocache.csac.detect.StragglerDetector;
 import org.pocache.manager.protocol.PoCacheManagerProtocol.StragglerList;
 import org.slf4j.Logger;
@@ -72,6 +73,16 @@ import org.slf4j.LoggerFactory;
  * sends no faster than its slow clients receive is not busy, whatever its peers send.
  * Where there is no fresh heartbeat (no plugin, or one stuck behind a bad link) client
  * reads stand alone.
+ *
+ * <p>Client reads list a DataNode only when at least {@value #MIN_CLIENT_REPORTERS}
+ * distinct clients (a client is a user on a host, as the Manager's RPC server
+ * authenticated it) each list it on their own reads. Every client's observations go to
+ * a detector of its own and are judged against that client's view of the other
+ * DataNodes only, with verdicts of their own: a client's reports are one vote, whatever
+ * they claim and however many it sends. One user who invents reads (the victim serving
+ * 2 MiB in 100 s, every other DataNode 64 MiB in 0.1 s) can neither list a healthy
+ * DataNode alone nor make an honest client's reads of it look slow, since the honest
+ * client's samples are never compared with the forger's.
  */
 public final class StragglerMonitor {
   private static final Logger LOG = LoggerFactory.getLogger(StragglerMonitor.class);
@@ -99,10 +110,15 @@ public final class StragglerMonitor {
    * least this many times the rate of the newest client sample that flagged it.
    */
   public static final double VOUCH_RATIO = 2;
+  /** Distinct clients (user and host) that must each list a DataNode before client reads list it. */
+  public static final int MIN_CLIENT_REPORTERS = 2;
+  /** Clients whose reads are judged at once; a new one beyond this waits until an idle one is dropped. */
+  static final int MAX_REPORTERS = 4096;
 
 
   private final StragglerDetector heartbeats;
-  private final StragglerDetector clientReads;
+  /** Makes the detector of each client's reads. */
+  private final Supplier<StragglerDetector> clientDetectors;
   private final long reportTtlMillis;
   /**
    * Flagged samples closer together than this (half a heartbeat interval) count as one
@@ -116,21 +132,24 @@ public final class StragglerMonitor {
   private final LongSupplier clock;
   /** Per DataNode, the verdicts on its heartbeats and on client reads of it. */
   private final Map<String, Verdicts> byHeartbeats = new ConcurrentHashMap<>();
-  private final Map<String, Verdicts> byClientReads = new ConcurrentHashMap<>();
+  /** Per client (user@host), its detector and its verdicts on the DataNodes it read from. */
+  private final Map<String, Reporter> reporters = new ConcurrentHashMap<>();
   /** The list last returned, to log each change once. */
   private volatile String lastLogged = "[] []";
 
   /**
    * @param heartbeats judges DataNode heartbeats
-   * @param clientReads judges client observations; a separate instance of the same
-   *     kind (its samples are never compared with heartbeats')
+   * @param clientDetectors makes a detector for each client's observations, of the same kind as
+   *     {@code heartbeats} (a new instance each time: no client's samples are compared with heartbeats'
+   *     or with another client's)
    * @param reportTtlMillis how long a listed DataNode stays listed without a flagged sample
    * @param heartbeatIntervalMillis the DataNodes' heartbeat interval
    */
-  public StragglerMonitor(StragglerDetector heartbeats, StragglerDetector clientReads, long reportTtlMillis,
-      long heartbeatIntervalMillis, LongSupplier clock) {
-    if (heartbeats == clientReads) {
-      throw new IllegalArgumentException("heartbeats and client observations need detectors of their own");
+  public StragglerMonitor(StragglerDetector heartbeats, Supplier<StragglerDetector> clientDetectors,
+      long reportTtlMillis, long heartbeatIntervalMillis, LongSupplier clock) {
+    StragglerDetector probe = clientDetectors.get();
+    if (probe == null || probe == heartbeats || probe == clientDetectors.get()) {
+      throw new IllegalArgumentException("heartbeats and each client's observations need detectors of their own");
     }
     if (reportTtlMillis <= 0 || heartbeatIntervalMillis <= 0) {
       throw new IllegalArgumentException("report expiry and heartbeat interval must be > 0 ms, got "
@@ -139,7 +158,7 @@ public final class StragglerMonitor {
     this.confirmationGapMillis = heartbeatIntervalMillis / 2;
     this.vouchMillis = 2 * heartbeatIntervalMillis;
     this.heartbeats = heartbeats;
-    this.clientReads = clientReads;
+    this.clientDetectors = clientDetectors;
     this.reportTtlMillis = reportTtlMillis;
     this.clock = clock;
   }
@@ -160,18 +179,55 @@ public final class StragglerMonitor {
   }
 
   /**
-   * What a client saw one DataNode do during a read (network included), judged
-   * against other clients' observations only.
+   * What client {@code reporter} (user@host) saw one DataNode do during a read (network
+   * included), judged against that client's observations of other DataNodes only.
    */
-  public void observe(String dataNode, long bytes, double millis) throws IOException {
+  public void observe(String reporter, String dataNode, long bytes, double millis) throws IOException {
     if (dataNode == null || dataNode.isEmpty()) {
       throw new IOException("read report names an empty DataNode");
     }
     if (bytes >= MIN_CLIENT_SAMPLE_BYTES || bytes < 0 || !(millis >= 0)) {
-      report(clientReads, dataNode, bytes, millis, "read report");
-      if (millis > 0) {
-        judge(clientReads, byClientReads, dataNode, false, bytes / millis);
+      Reporter r = reporter(reporter == null ? "in-process" : reporter);
+      if (r == null) {
+        return; // too many clients at once; this one's reads count once an idle one is dropped
       }
+      report(r.detector, dataNode, bytes, millis, "read report of " + reporter);
+      if (millis > 0) {
+        judge(r.detector, r.verdicts, dataNode, false, bytes / millis);
+      }
+    }
+  }
+
+  /** The state of client {@code name}, made on its first report; null when {@link #MAX_REPORTERS} are busy. */
+  private Reporter reporter(String name) {
+    long now = clock.getAsLong();
+    Reporter r = reporters.get(name);
+    if (r == null) {
+      if (reporters.size() >= MAX_REPORTERS) {
+        dropIdleReporters(now);
+        if (reporters.size() >= MAX_REPORTERS) {
+          return null;
+        }
+      }
+      r = reporters.computeIfAbsent(name, x -> new Reporter(clientDetectors.get()));
+    }
+    r.lastReportAt = now;
+    return r;
+  }
+
+  /** Forgets clients that reported nothing for twice the report expiry (they list nothing any more). */
+  private void dropIdleReporters(long now) {
+    reporters.values().removeIf(r -> now - r.lastReportAt > 2 * reportTtlMillis);
+  }
+
+  /** One client's detector and its verdicts on the DataNodes it read from. */
+  private static final class Reporter {
+    final StragglerDetector detector;
+    final Map<String, Verdicts> verdicts = new ConcurrentHashMap<>();
+    volatile long lastReportAt;
+
+    Reporter(StragglerDetector detector) {
+      this.detector = detector;
     }
   }
 
@@ -186,7 +242,7 @@ public final class StragglerMonitor {
     boolean flagged = detector.stragglers(now).contains(dataNode);
     boolean severe = flagged && severeLists && detector.rateOverPeers(dataNode, now) <= SEVERE_FRACTION;
     verdicts.computeIfAbsent(dataNode, x -> new Verdicts()).add(flagged, severe, now, confirmationGapMillis, rate);
-    LOG.debug("{} sample of {} {}", detector == heartbeats ? "Heartbeat" : "Client", dataNode,
+    LOG.debug("{} sample of {} {}", detector == heartbeats ? "Heartbeat" : "Client read", dataNode,
         severe ? "flagged (severe)" : flagged ? "flagged" : "not flagged");
   }
 
@@ -273,13 +329,26 @@ public final class StragglerMonitor {
   public StragglerList getStragglers() {
     long now = clock.getAsLong();
     Set<String> disk = listed(byHeartbeats, now);
-    Set<String> seen = listed(byClientReads, now);
-    for (Iterator<String> it = seen.iterator(); it.hasNext(); ) {
-      String dn = it.next();
-      Verdicts own = byHeartbeats.get(dn);
-      if (own != null && own.vouches(now, vouchMillis, byClientReads.get(dn).lastFlaggedRate())) {
-        it.remove(); // busy, not slow: it sends at the others' pace, its clients share it
+    // Per DataNode, how many clients list it, and the fastest rate at which one of them found it slow.
+    Map<String, Integer> votes = new HashMap<>();
+    Map<String, Double> slowRate = new HashMap<>();
+    for (Reporter r : reporters.values()) {
+      for (String dn : listed(r.verdicts, now)) {
+        votes.merge(dn, 1, Integer::sum);
+        slowRate.merge(dn, r.verdicts.get(dn).lastFlaggedRate(), Math::max);
       }
+    }
+    Set<String> seen = new TreeSet<>();
+    for (Map.Entry<String, Integer> v : votes.entrySet()) {
+      String dn = v.getKey();
+      Verdicts own = byHeartbeats.get(dn);
+      if (v.getValue() < MIN_CLIENT_REPORTERS) {
+        continue; // one client's word: a forger's, or one client's bad path
+      }
+      if (own != null && own.vouches(now, vouchMillis, slowRate.get(dn))) {
+        continue; // busy, not slow: it sends at the others' pace, its clients share it
+      }
+      seen.add(dn);
     }
     Set<String> both = new TreeSet<>(disk);
     both.addAll(seen);

@@ -64,7 +64,7 @@ final class ManagerHarness implements AutoCloseable {
     for (int i = 0; i < keyValues.length; i += 2) {
       conf.set(keyValues[i], keyValues[i + 1]);
     }
-    stragglers = new StragglerMonitor(detector(), detector(), 60_000, 3000, now::get);
+    stragglers = new StragglerMonitor(detector(), () -> detector(), 60_000, 3000, now::get);
     start();
   }
 

@@ -60,7 +60,8 @@ public class TestCacheServiceConfig {
     Configuration c = new Configuration();
     c.set(key, value);
     try {
-      new CacheService(c, null, new StragglerMonitor(detector(), detector(), 60_000, 3000, System::currentTimeMillis),
+      new CacheService(c, null,
+          new StragglerMonitor(detector(), () -> detector(), 60_000, 3000, System::currentTimeMillis),
           System::currentTimeMillis).close();
       fail(key + " = " + value + " accepted");
     } catch (IllegalArgumentException e) {

@@ -40,7 +40,13 @@ public class TestStragglerMonitor {
   private final AtomicLong now = new AtomicLong(1_000_000);
 
   private StragglerMonitor monitor() {
-    return new StragglerMonitor(detector(), detector(), 60_000, 3000, now::get);
+    return new StragglerMonitor(detector(), TestStragglerMonitor::detector, 60_000, 3000, now::get);
+  }
+
+  /** Two clients (users on hosts of their own) that saw the same. */
+  private static void observe(StragglerMonitor m, String dn, long bytes, double millis) throws IOException {
+    m.observe("alice@10.0.0.1", dn, bytes, millis);
+    m.observe("bob@10.0.0.2", dn, bytes, millis);
   }
 
   private static StragglerDetector detector() {
@@ -60,10 +66,10 @@ public class TestStragglerMonitor {
     }
     // A client saw two of them at 30 MiB/s (network, queueing): half the disk rate,
     // which next to the other four DataNodes' heartbeats would look like a straggler.
-    m.observe("dn0", 8 * MIB, millisFor(30));
+    observe(m, "dn0", 8 * MIB, millisFor(30));
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
-    m.observe("dn1", 8 * MIB, millisFor(31));
-    m.observe("dn2", 8 * MIB, millisFor(29));
+    observe(m, "dn1", 8 * MIB, millisFor(31));
+    observe(m, "dn2", 8 * MIB, millisFor(29));
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
   }
 
@@ -80,10 +86,10 @@ public class TestStragglerMonitor {
     // Clients see dn1 at a tenth of the others, and nothing of its own says otherwise.
     for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
       now.addAndGet(GAP);
-      m.observe("dn0", 8 * MIB, millisFor(30));
-      m.observe("dn1", 8 * MIB, millisFor(3));
-      m.observe("dn2", 8 * MIB, millisFor(31));
-      m.observe("dn3", 8 * MIB, millisFor(29));
+      observe(m, "dn0", 8 * MIB, millisFor(30));
+      observe(m, "dn1", 8 * MIB, millisFor(3));
+      observe(m, "dn2", 8 * MIB, millisFor(31));
+      observe(m, "dn3", 8 * MIB, millisFor(29));
     }
     assertEquals(Arrays.asList("dn1", "dn4"), m.getStragglers().dataNodes);
     assertEquals("median-mad", m.getStragglers().detector);
@@ -105,10 +111,10 @@ public class TestStragglerMonitor {
       for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3")) {
         m.heartbeat(dn, 8 * MIB, millisFor(64), 8);
       }
-      m.observe("dn0", 8 * MIB, millisFor(30));
-      m.observe("dn1", 8 * MIB, millisFor(3)); // five readers share it
-      m.observe("dn2", 8 * MIB, millisFor(31));
-      m.observe("dn3", 8 * MIB, millisFor(29));
+      observe(m, "dn0", 8 * MIB, millisFor(30));
+      observe(m, "dn1", 8 * MIB, millisFor(3)); // five readers share it
+      observe(m, "dn2", 8 * MIB, millisFor(31));
+      observe(m, "dn3", 8 * MIB, millisFor(29));
     }
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
     for (int round = 0; round < 4; round++) { // dn1's heartbeats stop for 6 s
@@ -116,9 +122,9 @@ public class TestStragglerMonitor {
       for (String dn : Arrays.asList("dn0", "dn2", "dn3")) {
         m.heartbeat(dn, 8 * MIB, millisFor(64), 8);
       }
-      m.observe("dn0", 8 * MIB, millisFor(30));
-      m.observe("dn1", 8 * MIB, millisFor(3));
-      m.observe("dn2", 8 * MIB, millisFor(31));
+      observe(m, "dn0", 8 * MIB, millisFor(30));
+      observe(m, "dn1", 8 * MIB, millisFor(3));
+      observe(m, "dn2", 8 * MIB, millisFor(31));
     }
     now.addAndGet(1);
     assertEquals(Collections.singletonList("dn1"), m.getStragglers().dataNodes);
@@ -140,10 +146,10 @@ public class TestStragglerMonitor {
       m.heartbeat("dn2", 8 * MIB, millisFor(0.8), 8); // the straggler, at the pace of slow consumers
       m.heartbeat("dn3", 8 * MIB, millisFor(1.1), 8);
       m.heartbeat("dn4", 8 * MIB, millisFor(0.95), 8);
-      m.observe("dn0", 8 * MIB, millisFor(8));
-      m.observe("dn1", 8 * MIB, millisFor(7.5));
-      m.observe("dn2", 8 * MIB, millisFor(0.8));
-      m.observe("dn3", 8 * MIB, millisFor(8.2));
+      observe(m, "dn0", 8 * MIB, millisFor(8));
+      observe(m, "dn1", 8 * MIB, millisFor(7.5));
+      observe(m, "dn2", 8 * MIB, millisFor(0.8));
+      observe(m, "dn3", 8 * MIB, millisFor(8.2));
     }
     assertEquals(Collections.emptyList(), m.getStragglers().byHeartbeats);
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
@@ -208,10 +214,10 @@ public class TestStragglerMonitor {
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
     // Clients' views never list on one sample: clients sharing a DataNode each see it slow.
     for (String dn : Arrays.asList("dn0", "dn1", "dn3")) {
-      m.observe(dn, 8 * MIB, millisFor(30));
+      observe(m, dn, 8 * MIB, millisFor(30));
     }
     now.addAndGet(GAP);
-    m.observe("dn9", 8 * MIB, millisFor(1)); // no heartbeats of its own to vouch for it
+    observe(m, "dn9", 8 * MIB, millisFor(1)); // no heartbeats of its own to vouch for it
     assertEquals(Collections.emptyList(), m.getStragglers().byClientReads);
   }
 
@@ -223,14 +229,14 @@ public class TestStragglerMonitor {
   public void flaggedSamplesInOneBurstConfirmOnce() throws IOException {
     StragglerMonitor m = monitor();
     for (String dn : Arrays.asList("dn0", "dn1", "dn3")) {
-      m.observe(dn, 8 * MIB, millisFor(30));
+      observe(m, dn, 8 * MIB, millisFor(30));
     }
-    m.observe("dn2", 8 * MIB, millisFor(3));
+    observe(m, "dn2", 8 * MIB, millisFor(3));
     now.addAndGet(1);
-    m.observe("dn2", 8 * MIB, millisFor(3));
+    observe(m, "dn2", 8 * MIB, millisFor(3));
     assertEquals(Collections.emptyList(), m.getStragglers().dataNodes);
     now.addAndGet(GAP);
-    m.observe("dn2", 8 * MIB, millisFor(3));
+    observe(m, "dn2", 8 * MIB, millisFor(3));
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().dataNodes);
   }
 
@@ -268,12 +274,12 @@ public class TestStragglerMonitor {
   @Test
   public void shortClientSamplesAreIgnoredAndBadOnesNamed() throws IOException {
     StragglerMonitor m = monitor();
-    m.observe("dn0", StragglerMonitor.MIN_CLIENT_SAMPLE_BYTES - 1, 1000); // too short to time: not a sample
-    m.observe("dn1", 8 * MIB, millisFor(30));
-    m.observe("dn2", 8 * MIB, millisFor(30));
+    observe(m, "dn0", StragglerMonitor.MIN_CLIENT_SAMPLE_BYTES - 1, 1000); // too short to time: not a sample
+    observe(m, "dn1", 8 * MIB, millisFor(30));
+    observe(m, "dn2", 8 * MIB, millisFor(30));
     assertTrue(m.getStragglers().dataNodes.isEmpty()); // two samples: below the minimum of three
     try {
-      m.observe("dn3", 8 * MIB, -1);
+      observe(m, "dn3", 8 * MIB, -1);
       fail("a negative read time was accepted");
     } catch (IOException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("dn3") && e.getMessage().contains("read report"));
@@ -289,6 +295,50 @@ public class TestStragglerMonitor {
   @Test(expected = IllegalArgumentException.class)
   public void oneDetectorCannotServeBothSources() {
     StragglerDetector d = detector();
-    new StragglerMonitor(d, d, 60_000, 3000, now::get);
+    new StragglerMonitor(d, () -> d, 60_000, 3000, now::get);
+  }
+
+  /**
+   * One user who invents reads (the victim served 2 MiB in 100 s, the others 64 MiB in
+   * 0.1 s, one report every 200 ms) lists nobody, however long it goes on, and does not
+   * change what an honest client's reads of the victim count for.
+   */
+  @Test
+  public void oneUsersForgedSlowReportsListNobody() throws IOException {
+    StragglerMonitor m = monitor();
+    for (int call = 0; call < 500; call++) { // 100 s of forged reports
+      now.addAndGet(200);
+      m.observe("mallory@10.0.0.9", "dn2", 2 * MIB, 100_000);
+      for (String dn : Arrays.asList("dn0", "dn1", "dn3", "dn4")) {
+        m.observe("mallory@10.0.0.9", dn, 64 * MIB, 100);
+      }
+      if (call % 10 == 0) { // an honest client reads every DataNode at one pace
+        for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4")) {
+          m.observe("bob@10.0.0.2", dn, 8 * MIB, millisFor(64));
+        }
+      }
+      assertEquals("listed after " + (call + 1) + " forged reports", Collections.emptyList(),
+          m.getStragglers().dataNodes);
+    }
+  }
+
+  /** Client reads list a DataNode once two clients each list it on their own reads; one is not enough. */
+  @Test
+  public void aSecondClientConfirmsWhatTheFirstSaw() throws IOException {
+    StragglerMonitor m = monitor();
+    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      now.addAndGet(GAP);
+      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3")) {
+        m.observe("alice@10.0.0.1", dn, 8 * MIB, millisFor(dn.equals("dn2") ? 3 : 30));
+      }
+    }
+    assertEquals("one client's word", Collections.emptyList(), m.getStragglers().dataNodes);
+    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      now.addAndGet(GAP);
+      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3")) {
+        m.observe("alice@10.0.0.3", dn, 8 * MIB, millisFor(dn.equals("dn2") ? 3 : 30)); // same user, other host
+      }
+    }
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().byClientReads);
   }
 }

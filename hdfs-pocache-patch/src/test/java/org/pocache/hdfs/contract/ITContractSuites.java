@@ -1,0 +1,187 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.contract;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.FileUtil;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.pocache.hdfs.lines.ChildJvms;
+import org.pocache.testkit.FreePorts;
+import org.pocache.testkit.redis.RedisServerFixture;
+
+/**
+ * Hadoop's own FileSystem contract suites for HDFS as the referee: on Hadoop 3.1.4 and
+ * on 3.4.1, {@link ContractRunner} runs every {@code TestHDFSContract*} class once on
+ * stock HDFS and once with POCache on, in child JVMs whose only configuration is the
+ * site files on their class path ({@code core-site.xml}: {@code fs.hdfs.impl} =
+ * PoCacheFileSystem; {@code hdfs-site.xml}: the NameNode and DataNode plugins, Redis,
+ * files of one block cached on write and on first read). Every test that passes on
+ * stock HDFS must pass with POCache, and the POCache run must really have run the
+ * Manager and the DataNode plugins.
+ */
+public class ITContractSuites {
+  private static final File JAR31 = new File(System.getProperty("pocache.dropin.dir", "target"),
+      System.getProperty("pocache.dropin.name", "hdfs-pocache-patch-0.1.0-SNAPSHOT-dropin.jar"));
+  private static final File JAR33 = new File(System.getProperty("pocache.dropin33",
+      "../dropin-hadoop-3.3/target/hdfs-pocache-patch-hadoop-3.3-0.1.0-SNAPSHOT-dropin.jar"));
+  private static final File CLIENTS = new File(System.getProperty("pocache.hadoop.clients", "../hadoop-clients"));
+  private static final Pattern RESULT = Pattern.compile("^CONTRACT (PASS|FAIL|SKIP) (\\S+)(.*)$", Pattern.MULTILINE);
+  private static RedisServerFixture redis;
+  private static File logConfig;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    redis = RedisServerFixture.builder().start();
+    logConfig = new File(System.getProperty("java.io.tmpdir"), "contract-log4j.properties");
+    Files.write(logConfig.toPath(), Arrays.asList(
+        "log4j.rootLogger=WARN, out",
+        "log4j.logger.org.pocache=INFO",
+        "log4j.appender.out=org.apache.log4j.ConsoleAppender",
+        "log4j.appender.out.target=System.out",
+        "log4j.appender.out.layout=org.apache.log4j.PatternLayout",
+        "log4j.appender.out.layout.ConversionPattern=%p %c{1}: %m%n"), StandardCharsets.UTF_8);
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @Test
+  public void hadoop31() throws Exception {
+    check("3.1.4", org.pocache.hdfs.ITDropInJarRuns.hadoopOnlyClasspath(), JAR31);
+  }
+
+  @Test
+  public void hadoop34() throws Exception {
+    File lib = new File(CLIENTS, "hadoop-3.4-cluster/target/lib");
+    assertTrue("no Hadoop jars in " + lib + " (built by the hadoop-clients modules)", lib.isDirectory());
+    check("3.4.1", lib.getAbsolutePath() + File.separator + "*", JAR33);
+  }
+
+  private static void check(String version, String hadoopClasspath, File jar) throws Exception {
+    assertTrue("no drop-in jar at " + jar, jar.isFile());
+    File work = new File(System.getProperty("java.io.tmpdir"), "contract-" + version);
+    FileUtil.fullyDelete(work);
+    File conf = new File(work, "conf");
+    assertTrue(conf.mkdirs());
+    ChildJvms.siteFile(new File(conf, "core-site.xml"),
+        "fs.hdfs.impl", "org.pocache.hdfs.client.PoCacheFileSystem");
+    ChildJvms.siteFile(new File(conf, "hdfs-site.xml"),
+        "dfs.pocache.enabled", "true",
+        "dfs.namenode.plugins", "org.pocache.hdfs.namenode.PoCacheNameNodePlugin",
+        "dfs.datanode.plugins", "org.pocache.hdfs.datanode.PoCacheDataNodePlugin",
+        "dfs.pocache.manager.address", "127.0.0.1:" + FreePorts.pick(),
+        "dfs.pocache.redis.hosts", redis.host() + ":" + redis.port(),
+        "dfs.pocache.redis.key.prefix", "contract-" + version + ":",
+        // The suites' files are a few KB: cache them on write and on first read, as an
+        // operator who wants short files cached sets it, so their reads go through parity.
+        "dfs.pocache.write.min.blocks", "1",
+        "dfs.pocache.cache.read.min.blocks", "1");
+    String base = hadoopClasspath + File.pathSeparator + jar.getAbsolutePath() + File.pathSeparator
+        + where(ContractRunner.class);
+    String stock = run(version + " stock", base, new File(work, "stock"));
+    String pocache = run(version + " POCache", conf.getAbsolutePath() + File.pathSeparator + base,
+        new File(work, "pocache"));
+
+    assertTrue("stock run used " + fsOf(stock), fsOf(stock).equals("org.apache.hadoop.hdfs.DistributedFileSystem"));
+    assertEquals("POCache run's FileSystem", "org.pocache.hdfs.client.PoCacheFileSystem", fsOf(pocache));
+    assertTrue("no Manager started in the POCache run's NameNodes:\n" + tail(pocache),
+        pocache.contains("POCache Manager listening"));
+    assertTrue("no DataNode plugin started in the POCache run:\n" + tail(pocache),
+        pocache.contains("POCache DataNode plugin: service-rate heartbeats"));
+    Set<String> passedStock = results(stock, "PASS");
+    Set<String> passedPocache = results(pocache, "PASS");
+    Set<String> lost = new TreeSet<>(passedStock);
+    lost.removeAll(passedPocache);
+    List<String> why = new ArrayList<>();
+    for (Matcher m = RESULT.matcher(pocache); m.find(); ) {
+      if (!m.group(1).equals("PASS") && lost.contains(m.group(2))) {
+        why.add(m.group(0));
+      }
+    }
+    assertTrue("Hadoop " + version + ": " + lost.size() + " contract tests pass on stock HDFS and not with POCache:\n"
+        + String.join("\n", why), lost.isEmpty());
+    assertTrue("Hadoop " + version + ": no contract test passed on stock HDFS:\n" + tail(stock),
+        passedStock.size() > 50);
+    System.out.printf("Hadoop %s contract suites: stock %s; POCache %s%n", version, summary(stock),
+        summary(pocache));
+  }
+
+  private static String run(String what, String classpath, File dir) throws Exception {
+    assertTrue(dir.mkdirs());
+    List<String> cmd = new ArrayList<>(Arrays.asList(
+        new File(System.getProperty("java.home"), "bin/java").getPath(), "-Xmx1g",
+        "-cp", classpath,
+        "-Dlog4j.configuration=file:" + logConfig.getAbsolutePath(),
+        "-Dtest.build.data=" + dir.getAbsolutePath(), "-Dhadoop.tmp.dir=" + dir.getAbsolutePath(),
+        "-Djava.io.tmpdir=" + dir.getAbsolutePath(),
+        ContractRunner.class.getName()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    byte[] out = ChildJvms.readAll(p.getInputStream());
+    assertTrue(what + ": the contract suites did not finish", p.waitFor(600, TimeUnit.SECONDS));
+    String text = new String(out, StandardCharsets.UTF_8);
+    Files.write(new File(dir, "output.txt").toPath(), out);
+    assertTrue(what + ": no summary (exit " + p.exitValue() + "):\n" + tail(text), text.contains("CONTRACT SUMMARY"));
+    return text;
+  }
+
+  private static Set<String> results(String text, String kind) {
+    Set<String> out = new TreeSet<>();
+    for (Matcher m = RESULT.matcher(text); m.find(); ) {
+      if (m.group(1).equals(kind)) {
+        out.add(m.group(2));
+      }
+    }
+    return out;
+  }
+
+  private static String fsOf(String text) {
+    Matcher m = Pattern.compile("^CONTRACT FS (\\S+)", Pattern.MULTILINE).matcher(text);
+    return m.find() ? m.group(1) : "(none)";
+  }
+
+  private static String summary(String text) {
+    Matcher m = Pattern.compile("CONTRACT SUMMARY (.*)").matcher(text);
+    return m.find() ? m.group(1) : "(none)";
+  }
+
+  private static String where(Class<?> c) throws java.net.URISyntaxException {
+    return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getAbsolutePath();
+  }
+
+  private static String tail(String text) {
+    String[] lines = text.split("\n");
+    return String.join("\n", Arrays.copyOfRange(lines, Math.max(0, lines.length - 60), lines.length));
+  }
+}
