@@ -71,7 +71,7 @@ public class ITDropInJarRuns {
   }
 
   /** The test JVM's classpath without anything of POCache's own. */
-  static String hadoopOnlyClasspath() {
+  public static String hadoopOnlyClasspath() {
     List<String> keep = new ArrayList<>();
     String root = new File(System.getProperty("user.dir")).getAbsoluteFile().getParent();
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {

@@ -27,6 +27,7 @@ import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.HasEnhancedByteBufferAccess;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
@@ -54,7 +55,8 @@ import org.slf4j.LoggerFactory;
  * it. Nothing here ever fails or changes a read.
  */
 final class FillingInputStream extends FSInputStream
-    implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess {
+    implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess,
+    StreamCapabilities {
   private static final Logger LOG = LoggerFactory.getLogger(FillingInputStream.class);
   private static final long UPLOAD_WAIT_SECONDS = 60;
   /** A jump ahead of at most this many bytes is read by the fill itself (Parquet skips its 4-byte magic). */
@@ -260,6 +262,24 @@ final class FillingInputStream extends FSInputStream
   @Override
   public void setDropBehind(Boolean dropBehind) throws IOException {
     in.setDropBehind(dropBehind);
+  }
+
+  /**
+   * The HDFS stream's answer for what this stream implements too (readahead, drop-behind,
+   * unbuffer, reads into a ByteBuffer); no for the rest, so that no caller is sent to an
+   * interface this stream lacks.
+   */
+  @Override
+  public boolean hasCapability(String capability) {
+    switch (capability == null ? "" : capability.toLowerCase(java.util.Locale.ROOT)) {
+      case StreamCapabilities.READAHEAD:
+      case StreamCapabilities.DROPBEHIND:
+      case StreamCapabilities.UNBUFFER:
+      case "in:readbytebuffer":
+        return in.hasCapability(capability);
+      default:
+        return false;
+    }
   }
 
   @Override

@@ -684,8 +684,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       }
     }
     proactiveOpens.incrementAndGet();
-    return new FSDataInputStream(new PoCacheInputStream(in, reader, degraded, sequential, prefetch, uncounted,
-        statistics, outcome, o -> report(d, o)));
+    return new PoCacheDataInputStream(in, new PoCacheInputStream(in, reader, degraded, sequential, prefetch,
+        uncounted, statistics, outcome, o -> report(d, o)));
   }
 
   /**
@@ -760,7 +760,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     readerFills.incrementAndGet();
     PositionedReadable preads = parallelBlocks && d.getLayout() != ParityDescriptor.Layout.STRIPED
         ? new ParallelBlockPreads(in, pool, statistics, parallelBlockReads) : in;
-    return new FSDataInputStream(new FillingInputStream(in, preads, fill.getId(), d,
+    return new PoCacheDataInputStream(in, new FillingInputStream(in, preads, fill.getId(), d,
         new ParityEncoder(d, s, coder, buffers),
         manager, this::finishLater, readerFillsCommitted));
   }

@@ -28,6 +28,7 @@ import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.HasEnhancedByteBufferAccess;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.io.ByteBufferPool;
@@ -50,7 +51,8 @@ import org.apache.hadoop.io.ByteBufferPool;
  * close a read report goes to the Manager.
  */
 final class PoCacheInputStream extends FSInputStream
-    implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess {
+    implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess,
+    StreamCapabilities {
   private final DFSInputStream in;
   private final ProactiveReader proactive;
   /** Null: short positional reads are the HDFS stream's. */
@@ -214,11 +216,8 @@ final class PoCacheInputStream extends FSInputStream
 
   @Override
   public synchronized int read(byte[] b, int off, int len) throws IOException {
-    if (sequential == null) {
-      return in.read(b, off, len);
-    }
-    if (off < 0 || len < 0 || len > b.length - off) {
-      throw new IndexOutOfBoundsException("offset " + off + ", length " + len + ", buffer " + b.length);
+    if (sequential == null || b == null || off < 0 || len < 0 || len > b.length - off) {
+      return in.read(b, off, len); // HDFS's own read, or its error
     }
     if (closed) {
       throw new IOException("Stream closed");
@@ -575,6 +574,24 @@ final class PoCacheInputStream extends FSInputStream
   @Override
   public void setDropBehind(Boolean dropBehind) throws IOException {
     in.setDropBehind(dropBehind);
+  }
+
+  /**
+   * The HDFS stream's answer for what this stream implements too (readahead, drop-behind,
+   * unbuffer, reads into a ByteBuffer); no for the rest, so that no caller is sent to an
+   * interface this stream lacks.
+   */
+  @Override
+  public boolean hasCapability(String capability) {
+    switch (capability == null ? "" : capability.toLowerCase(java.util.Locale.ROOT)) {
+      case StreamCapabilities.READAHEAD:
+      case StreamCapabilities.DROPBEHIND:
+      case StreamCapabilities.UNBUFFER:
+      case "in:readbytebuffer":
+        return in.hasCapability(capability);
+      default:
+        return false;
+    }
   }
 
   @Override
