@@ -93,11 +93,20 @@ public class ITContractSuites {
     assertTrue("no drop-in jar at " + jar, jar.isFile());
     File work = new File(System.getProperty("java.io.tmpdir"), "contract-" + version);
     FileUtil.fullyDelete(work);
-    File conf = new File(work, "conf");
+    // Hadoop runs these suites with its test hdfs-site.xml: simple authentication and no
+    // minimum block size (the suites write 1 KB blocks). Both runs have those two keys.
+    String[] hadoopTestKeys = {
+        "hadoop.security.authentication", "simple",
+        "dfs.namenode.fs-limits.min-block-size", "0"};
+    File stockConf = new File(work, "conf-stock");
+    assertTrue(stockConf.mkdirs());
+    ChildJvms.siteFile(new File(stockConf, "hdfs-site.xml"), hadoopTestKeys);
+    File conf = new File(work, "conf-pocache");
     assertTrue(conf.mkdirs());
     ChildJvms.siteFile(new File(conf, "core-site.xml"),
         "fs.hdfs.impl", "org.pocache.hdfs.client.PoCacheFileSystem");
-    ChildJvms.siteFile(new File(conf, "hdfs-site.xml"),
+    List<String> keys = new ArrayList<>(Arrays.asList(hadoopTestKeys));
+    keys.addAll(Arrays.asList(
         "dfs.pocache.enabled", "true",
         "dfs.namenode.plugins", "org.pocache.hdfs.namenode.PoCacheNameNodePlugin",
         "dfs.datanode.plugins", "org.pocache.hdfs.datanode.PoCacheDataNodePlugin",
@@ -107,10 +116,15 @@ public class ITContractSuites {
         // The suites' files are a few KB: cache them on write and on first read, as an
         // operator who wants short files cached sets it, so their reads go through parity.
         "dfs.pocache.write.min.blocks", "1",
-        "dfs.pocache.cache.read.min.blocks", "1");
+        "dfs.pocache.cache.read.min.blocks", "1"));
+    ChildJvms.siteFile(new File(conf, "hdfs-site.xml"), keys.toArray(new String[0]));
+    File options = new File(System.getProperty("pocache.contract.options", "contract-options"), version);
+    assertTrue("no contract/hdfs.xml of Hadoop " + version + " in " + options + " (unpacked by the build)",
+        new File(options, "contract/hdfs.xml").isFile());
     String base = hadoopClasspath + File.pathSeparator + jar.getAbsolutePath() + File.pathSeparator
-        + where(ContractRunner.class);
-    String stock = run(version + " stock", base, new File(work, "stock"));
+        + where(ContractRunner.class) + File.pathSeparator + options.getAbsolutePath();
+    String stock = run(version + " stock", stockConf.getAbsolutePath() + File.pathSeparator + base,
+        new File(work, "stock"));
     String pocache = run(version + " POCache", conf.getAbsolutePath() + File.pathSeparator + base,
         new File(work, "pocache"));
 
