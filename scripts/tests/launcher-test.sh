@@ -22,6 +22,21 @@ expect() {
   fi
 }
 
+# The measured numbers in README.md and docs/ agree with their JSON, and a changed JSON
+# value is caught: a copy of the pages and results with one ratio changed fails the check.
+HOME_DIR="$(dirname "$(dirname "$POCACHE")")"
+expect 0 "agree with their JSON" python3 "$HOME_DIR/scripts/lib/docnumbers.py" --check
+copy=$(mktemp -d)
+cp -r "$HOME_DIR/README.md" "$HOME_DIR/docs" "$copy/"
+python3 - "$copy/docs/results/cluster/mapreduce.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["rows"][0]["ratio_straggler"] += 0.1
+json.dump(d, open(sys.argv[1], "w"))
+PY
+expect 1 "cluster/mapreduce.json differs" python3 "$HOME_DIR/scripts/lib/docnumbers.py" --check --root "$copy"
+rm -rf "$copy"
+
 expect 0 "Usage: pocache <command>" "$POCACHE" help
 expect 2 "Usage: pocache <command>" "$POCACHE"
 expect 2 "unknown command 'frobnicate'" "$POCACHE" frobnicate

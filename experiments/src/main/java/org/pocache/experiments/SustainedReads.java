@@ -107,6 +107,8 @@ public final class SustainedReads {
         + " %d s healthy, then %d s with DataNode 0 at %.2f MiB/s (1/%s)%n", readers, files, k,
         BaselineDriver.size(blockSize), k + 1, BaselineDriver.size(bandwidth), seconds, seconds,
         stragglerBandwidth / (double) (1 << 20), slowdown);
+    System.out.println("Keys changed from the defaults: " + (Integer.toString(k).equals(
+        PoCacheConfigKeys.CODE_K_DEFAULT) ? "{}" : "{" + PoCacheConfigKeys.CODE_K_KEY + "=" + k + "}"));
     List<String> rows = new ArrayList<>();
     boolean allCorrect;
     try (RedisServerFixture redis = RedisServerFixture.builder().start();
@@ -116,10 +118,7 @@ public final class SustainedReads {
              .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
              .set("dfs.datanode.plugins", PoCacheDataNodePlugin.class.getName())
              .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + managerPort)
-             .set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "1000")
-             .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, "2500")
              .set(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(k))
-             .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "200")
              .start()) {
       List<Path> paths = new ArrayList<>();
       for (int f = 0; f < files; f++) {

@@ -57,15 +57,18 @@ final class PaperCluster implements AutoCloseable {
           .set(PoCacheConfigKeys.ENABLED_KEY, "true")
           .set("dfs.namenode.plugins", PoCacheNameNodePlugin.class.getName())
           .set("dfs.datanode.plugins", PoCacheDataNodePlugin.class.getName())
-          .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + managerPort)
-          .set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "1000")
-          .set(PoCacheConfigKeys.STRAGGLER_SAMPLE_TTL_KEY, "2500")
-          .set(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(k))
-          .set(PoCacheConfigKeys.MANAGER_TICK_KEY, "200")
-          // A close retries completeFile after 400 ms when the block report is late: a
-          // random +400 ms on single writes, in both modes alike.
-          .set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");
-      for (Map.Entry<String, String> e : extra.entrySet()) {
+          .set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, "127.0.0.1:" + managerPort);
+      // POCache at its shipped defaults but for the keys below, which the run prints.
+      Map<String, String> changed = new java.util.LinkedHashMap<>();
+      if (!Integer.toString(k).equals(PoCacheConfigKeys.CODE_K_DEFAULT)) {
+        changed.put(PoCacheConfigKeys.CODE_K_KEY, Integer.toString(k));
+      }
+      // HDFS's, in both modes alike: a close retries completeFile after 400 ms when the
+      // block report is late, a random +400 ms on single writes.
+      changed.put("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");
+      changed.putAll(extra);
+      System.out.println("Keys changed from the defaults: " + changed);
+      for (Map.Entry<String, String> e : changed.entrySet()) {
         b.set(e.getKey(), e.getValue());
       }
       h = b.start();

@@ -76,13 +76,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Client reads list a DataNode only when at least {@value #MIN_CLIENT_REPORTERS}
  * distinct clients (a client is a user on a host, as the Manager's RPC server
- * authenticated it) each list it on their own reads. Every client's observations go to
+ * authenticated it) each list it on their own reads, or when one does and the
+ * DataNode's own fresh heartbeat agrees: it sent less than {@value #VOUCH_RATIO} times
+ * the rate at which that client found it slow (the MapReduce case above, where every
+ * task of a one-host cluster is the same client). Every client's observations go to
  * a detector of its own and are judged against that client's view of the other
  * DataNodes only, with verdicts of their own: a client's reports are one vote, whatever
  * they claim and however many it sends. One user who invents reads (the victim serving
  * 2 MiB in 100 s, every other DataNode 64 MiB in 0.1 s) can neither list a healthy
  * DataNode alone nor make an honest client's reads of it look slow, since the honest
- * client's samples are never compared with the forger's.
+ * client's samples are never compared with the forger's; a DataNode that serves reads
+ * has heartbeats that contradict a rate it never sent, and one that serves none has
+ * no heartbeat to agree.
  */
 public final class StragglerMonitor {
   private static final Logger LOG = LoggerFactory.getLogger(StragglerMonitor.class);
@@ -269,9 +274,12 @@ public final class StragglerMonitor {
     /** Bytes per ms of the newest sample, and of the newest flagged one. */
     private double lastRate;
     private double lastFlaggedRate;
+    /** When the newest sample came. */
+    private long lastAt = Long.MIN_VALUE / 2;
 
     synchronized void add(boolean flagged, boolean severe, long now, long gap, double rate) {
       lastRate = rate;
+      lastAt = now;
       if (flagged) {
         lastFlaggedRate = rate;
         clearedInRow = 0;
@@ -298,6 +306,15 @@ public final class StragglerMonitor {
      */
     synchronized boolean vouches(long now, long window, double slowRate) {
       return !listed && flaggedInRow == 0 && now - lastClearedAt <= window && lastRate >= VOUCH_RATIO * slowRate;
+    }
+
+    /**
+     * Whether its newest sample, at most {@code window} ms old, sent less than
+     * {@link #VOUCH_RATIO} times {@code slowRate}: the DataNode's own clock bears out a
+     * client that found it that slow.
+     */
+    synchronized boolean agrees(long now, long window, double slowRate) {
+      return now - lastAt <= window && lastRate < VOUCH_RATIO * slowRate;
     }
 
     synchronized double lastFlaggedRate() {
@@ -342,8 +359,8 @@ public final class StragglerMonitor {
     for (Map.Entry<String, Integer> v : votes.entrySet()) {
       String dn = v.getKey();
       Verdicts own = byHeartbeats.get(dn);
-      if (v.getValue() < MIN_CLIENT_REPORTERS) {
-        continue; // one client's word: a forger's, or one client's bad path
+      if (v.getValue() < MIN_CLIENT_REPORTERS && (own == null || !own.agrees(now, vouchMillis, slowRate.get(dn)))) {
+        continue; // one client's word, which the DataNode's own heartbeats do not bear out
       }
       if (own != null && own.vouches(now, vouchMillis, slowRate.get(dn))) {
         continue; // busy, not slow: it sends at the others' pace, its clients share it

@@ -341,4 +341,37 @@ public class TestStragglerMonitor {
     }
     assertEquals(Collections.singletonList("dn2"), m.getStragglers().byClientReads);
   }
+
+  /**
+   * One client's view is borne out by the DataNode's own heartbeat when it sent no faster
+   * than that client got (tasks on one host, all the same client, reading a straggler at
+   * its pace); a heartbeat that sent far more than the client claims does not bear it out.
+   */
+  @Test
+  public void oneClientListsADataNodeItsOwnHeartbeatsBearOut() throws IOException {
+    StragglerMonitor m = monitor();
+    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      now.addAndGet(GAP);
+      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4")) {
+        m.heartbeat(dn, 8 * MIB, millisFor(dn.equals("dn2") ? 0.8 : 1.0), 8); // all at their readers' pace
+      }
+      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3")) {
+        m.observe("tasks@10.0.0.1", dn, 8 * MIB, millisFor(dn.equals("dn2") ? 0.8 : 8));
+      }
+    }
+    assertEquals(Collections.singletonList("dn2"), m.getStragglers().byClientReads);
+
+    StragglerMonitor forged = monitor();
+    for (int round = 0; round <= StragglerMonitor.CONFIRMATIONS; round++) {
+      now.addAndGet(GAP);
+      for (String dn : Arrays.asList("dn0", "dn1", "dn2", "dn3", "dn4")) {
+        forged.heartbeat(dn, 8 * MIB, millisFor(1.0), 8);
+      }
+      forged.observe("mallory@10.0.0.9", "dn2", 2 * MIB, 100_000); // 0.02 MiB/s, against its heartbeat's 1
+      for (String dn : Arrays.asList("dn0", "dn1", "dn3")) {
+        forged.observe("mallory@10.0.0.9", dn, 64 * MIB, 100);
+      }
+    }
+    assertEquals(Collections.emptyList(), forged.getStragglers().dataNodes);
+  }
 }
