@@ -332,7 +332,41 @@ def gen_protection(root, name):
     return lines
 
 
-GENERATORS = {"protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
+def gen_csac_hits(root, name):
+    """Experiment 11 in the simulator: straggler hit ratio by cache size, CSAC as the Manager
+    runs it ("keep") and as the paper's Algorithm 1, beside plain LRU and LFU."""
+    d = load(root, name)
+    hit = {(r["strategy"], r["cache_size"]): r["straggler_hit_ratio"] for r in d["rows"]}
+    lines = ["| T | CSAC+LRU keep / paper | CSAC+LFU | CSAC+ARC | CSAC+S3-FIFO | LRU | LFU |",
+             "|---|---|---|---|---|---|---|"]
+    for t in (10, 20, 40, 60):
+        cells = [str(t)]
+        for e in ("lru", "lfu", "arc", "s3fifo"):
+            cells.append("%.2f / %.2f%%" % (100 * hit[("csac+" + e, t)], 100 * hit[("paper-csac+" + e, t)]))
+        cells += ["%.2f%%" % (100 * hit[("lru", t)]), "%.2f%%" % (100 * hit[("lfu", t)])]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def gen_csac_mix(root, name):
+    """The mix of file sizes in the simulator: straggler hit ratio per strategy, and straggler
+    hits per 1,000 reads each cached block avoided (against no cache)."""
+    d = load(root, name)
+    hit = {(r["strategy"], r["sensing"], r["cache_size"]): r["straggler_hit_ratio"] for r in d["rows"]}
+    lines = ["| T | CSAC+benefit | CSAC+LFU | CSAC+LRU | SP-Cache | benefit per block: CSAC+benefit / SP-Cache |",
+             "|---|---|---|---|---|---|"]
+    for sens in ("exact", "moving"):
+        for t in (40, 80):
+            base = hit[("lru", sens, 0)]
+            cells = ["%d, %s" % (t, sens)] + ["%.2f%%" % (100 * hit[(st, sens, t)]) for st in
+                                               ("csac+benefit", "csac+lfu", "csac+lru", "sp-cache")]
+            cells.append("%.2f / %.2f" % (1000 * (base - hit[("csac+benefit", sens, t)]) / t,
+                                          1000 * (base - hit[("sp-cache", sens, t)]) / t))
+            lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+GENERATORS = {"csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
               "demo-goals": gen_demo_goals, "job-ratios": gen_job_ratios}
 
 
