@@ -119,6 +119,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    */
   private volatile ManagerClient manager;
   private final Object managerLock = new Object();
+  /**
+   * The user this FileSystem was made for, as HDFS's client keeps it: the Manager's client
+   * is made as this user whichever thread first needs it, so that lookups, reservations
+   * and read reports are this user's, as the NameNode calls of this FileSystem are.
+   */
+  private org.apache.hadoop.security.UserGroupInformation owner;
   private InetSocketAddress managerAddress;
   private int managerTimeout;
   private volatile ParityStore store;
@@ -177,6 +183,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       return;
     }
     this.conf = conf;
+    owner = org.apache.hadoop.security.UserGroupInformation.getCurrentUser();
     int threads = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_THREADS_KEY,
         PoCacheConfigKeys.READ_THREADS_DEFAULT, 1, 4096);
     inflight = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_INFLIGHT_KEY,
@@ -241,7 +248,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     synchronized (managerLock) {
       if (manager == null && pocacheEnabled) {
         try {
-          manager = new ManagerClient(managerAddress, conf, managerTimeout);
+          manager = owner.doAs((java.security.PrivilegedExceptionAction<ManagerClient>) () ->
+              new ManagerClient(managerAddress, conf, managerTimeout));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          managerUnavailable(new IOException("interrupted while connecting to the Manager", e));
+          return null;
         } catch (IOException | RuntimeException | LinkageError e) {
           managerUnavailable(e);
           return null;
