@@ -20,7 +20,6 @@ import static org.junit.Assert.assertTrue;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -58,14 +57,7 @@ public class ITHadoopLines {
   @BeforeClass
   public static void start() throws Exception {
     redis = RedisServerFixture.builder().start();
-    logConfig = new File(System.getProperty("java.io.tmpdir"), "hadoop-lines-log4j.properties");
-    Files.write(logConfig.toPath(), Arrays.asList(
-        "log4j.rootLogger=WARN, out",
-        "log4j.logger.org.pocache=INFO",
-        "log4j.appender.out=org.apache.log4j.ConsoleAppender",
-        "log4j.appender.out.target=System.out",
-        "log4j.appender.out.layout=org.apache.log4j.PatternLayout",
-        "log4j.appender.out.layout.ConversionPattern=%p %c{1}: %m%n"), StandardCharsets.UTF_8);
+    logConfig = ChildJvms.log4jConfig("hadoop-lines-log4j.properties");
   }
 
   @AfterClass
@@ -109,7 +101,8 @@ public class ITHadoopLines {
   private static void check(String version, String hadoopClasspath, File jar, File shaded) throws Exception {
     assertTrue("no drop-in jar at " + jar, jar.isFile());
     File work = new File(System.getProperty("java.io.tmpdir"), "line-" + version);
-    String testClasses = where(LineCheck.class) + File.pathSeparator + where(StragglerDatasetFactory.class);
+    String testClasses = ChildJvms.where(LineCheck.class) + File.pathSeparator
+        + ChildJvms.where(StragglerDatasetFactory.class);
     List<String> cmd = new ArrayList<>(Arrays.asList(
         new File(System.getProperty("java.home"), "bin/java").getPath(), "-Xmx1g",
         "-cp", hadoopClasspath + File.pathSeparator + jar.getAbsolutePath() + File.pathSeparator + testClasses,
@@ -141,10 +134,6 @@ public class ITHadoopLines {
         + (straggler.find() ? "; " + straggler.group() : "") + (shaded != null ? "; " + shadedRead.group() : ""));
   }
 
-  /** The class path entry (directory or jar) a class was loaded from. */
-  private static String where(Class<?> c) throws java.net.URISyntaxException {
-    return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getAbsolutePath();
-  }
 
   /** The check's own lines (what it measured, why it failed), then the output's last 60 lines. */
   private static String tail(String text) {

@@ -271,15 +271,7 @@ final class FillingInputStream extends FSInputStream
    */
   @Override
   public boolean hasCapability(String capability) {
-    switch (capability == null ? "" : capability.toLowerCase(java.util.Locale.ROOT)) {
-      case StreamCapabilities.READAHEAD:
-      case StreamCapabilities.DROPBEHIND:
-      case StreamCapabilities.UNBUFFER:
-      case "in:readbytebuffer":
-        return in.hasCapability(capability);
-      default:
-        return false;
-    }
+    return PoCacheInputStream.sharedCapability(in, capability);
   }
 
   @Override

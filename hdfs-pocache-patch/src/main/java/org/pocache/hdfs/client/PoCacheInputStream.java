@@ -583,6 +583,15 @@ final class PoCacheInputStream extends FSInputStream
    */
   @Override
   public boolean hasCapability(String capability) {
+    return sharedCapability(in, capability);
+  }
+
+  /**
+   * What a POCache stream over {@code in} answers (this one and {@link FillingInputStream}):
+   * the HDFS stream's word for readahead, drop-behind, unbuffer and reads into a
+   * ByteBuffer, which both implement too; no for the rest.
+   */
+  static boolean sharedCapability(DFSInputStream in, String capability) {
     switch (capability == null ? "" : capability.toLowerCase(java.util.Locale.ROOT)) {
       case StreamCapabilities.READAHEAD:
       case StreamCapabilities.DROPBEHIND:

@@ -60,14 +60,7 @@ public class ITContractSuites {
   @BeforeClass
   public static void start() throws Exception {
     redis = RedisServerFixture.builder().start();
-    logConfig = new File(System.getProperty("java.io.tmpdir"), "contract-log4j.properties");
-    Files.write(logConfig.toPath(), Arrays.asList(
-        "log4j.rootLogger=WARN, out",
-        "log4j.logger.org.pocache=INFO",
-        "log4j.appender.out=org.apache.log4j.ConsoleAppender",
-        "log4j.appender.out.target=System.out",
-        "log4j.appender.out.layout=org.apache.log4j.PatternLayout",
-        "log4j.appender.out.layout.ConversionPattern=%p %c{1}: %m%n"), StandardCharsets.UTF_8);
+    logConfig = ChildJvms.log4jConfig("contract-log4j.properties");
   }
 
   @AfterClass
@@ -122,7 +115,7 @@ public class ITContractSuites {
     assertTrue("no contract/hdfs.xml of Hadoop " + version + " in " + options + " (unpacked by the build)",
         new File(options, "contract/hdfs.xml").isFile());
     String base = hadoopClasspath + File.pathSeparator + jar.getAbsolutePath() + File.pathSeparator
-        + where(ContractRunner.class) + File.pathSeparator + options.getAbsolutePath();
+        + ChildJvms.where(ContractRunner.class) + File.pathSeparator + options.getAbsolutePath();
     String stock = run(version + " stock", stockConf.getAbsolutePath() + File.pathSeparator + base,
         new File(work, "stock"));
     String pocache = run(version + " POCache", conf.getAbsolutePath() + File.pathSeparator + base,
@@ -190,9 +183,6 @@ public class ITContractSuites {
     return m.find() ? m.group(1) : "(none)";
   }
 
-  private static String where(Class<?> c) throws java.net.URISyntaxException {
-    return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getAbsolutePath();
-  }
 
   private static String tail(String text) {
     String[] lines = text.split("\n");

@@ -55,4 +55,26 @@ public final class ChildJvms {
     }
     return b.toByteArray();
   }
+
+  /**
+   * A log4j 1.x configuration for child JVMs (Hadoop 3.1's log4j, later lines' reload4j):
+   * WARN and above, POCache's own INFO lines, on standard output, in {@code name} under
+   * the temporary directory.
+   */
+  public static File log4jConfig(String name) throws IOException {
+    File f = new File(System.getProperty("java.io.tmpdir"), name);
+    Files.write(f.toPath(), java.util.Arrays.asList(
+        "log4j.rootLogger=WARN, out",
+        "log4j.logger.org.pocache=INFO",
+        "log4j.appender.out=org.apache.log4j.ConsoleAppender",
+        "log4j.appender.out.target=System.out",
+        "log4j.appender.out.layout=org.apache.log4j.PatternLayout",
+        "log4j.appender.out.layout.ConversionPattern=%p %c{1}: %m%n"), StandardCharsets.UTF_8);
+    return f;
+  }
+
+  /** The class path entry (directory or jar) a class was loaded from. */
+  public static String where(Class<?> c) throws java.net.URISyntaxException {
+    return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getAbsolutePath();
+  }
 }
