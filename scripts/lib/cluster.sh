@@ -13,8 +13,10 @@
 #
 # Each DataNode runs in its own network namespace (pocache-dn<i>), joined to the
 # host by a veth pair 10.77.<i>.1 (host) <-> 10.77.<i>.2 (DataNode), its egress
-# shaped by tc tbf to --rate. `straggler on <i>` lowers DataNode i's rate to
-# rate/--factor (kind net) or caps its CPU with a cgroup (kind cpu).
+# shaped by tc tbf to --rate, or unshaped (--rate none, the default: the DataNodes
+# serve from the page cache as fast as the CPU lets them). `straggler on <i>` lowers
+# DataNode i's rate to rate/--factor (kind net; with --rate none, CL_UNSHAPED_MIBS/factor)
+# or caps its CPU with a cgroup (kind cpu).
 
 CLUSTER_DIR=${POCACHE_CLUSTER_DIR:-$POCACHE_HOME/target/cluster}
 HADOOP_VERSION=3.1.4
@@ -25,6 +27,9 @@ CL_MANAGER_PORT=8047
 CL_REDIS_PORT=6380
 CL_NET=10.77
 CL_CGROUP=/sys/fs/cgroup/cpu/pocache
+# What one unshaped DataNode serves one reader here (MiB/s, from the page cache, on this
+# 2-core machine): the base a net straggler's rate is divided from when --rate is none.
+CL_UNSHAPED_MIBS=800
 
 cl_settings() { cat "$CLUSTER_DIR/cluster.env" 2>/dev/null || true; }
 cl_get() { cl_settings | awk -F= -v k="$1" '$1 == k {print $2}'; }
@@ -33,20 +38,22 @@ cl_usage() {
   cat <<'USAGE'
 Usage: pocache cluster <command>
 
-  up [--datanodes N] [--rate MiB/s] [--pocache on|off] [--redis-maxmemory MiB] [--set key=value]...
+  up [--datanodes N] [--rate MiB/s|none] [--pocache on|off] [--redis-maxmemory MiB] [--set key=value]...
                      start NameNode (+ POCache Manager), N DataNodes (default 5), each in its
-                     own network namespace shaped to --rate (default 64 MiB/s), redis-server,
+                     own network namespace, unshaped (--rate none, the default) or shaped to
+                     --rate MiB/s by tc tbf, redis-server,
                      ResourceManager and NodeManager; prints where everything is. --set adds a
                      property to every daemon's and the clients' hdfs-site.xml (e.g.
                      dfs.pocache.code.k=6)
   down               stop everything and remove the namespaces (data stays under target/cluster)
   status             every daemon, its pid and log, and the Manager's -report
   straggler on <i> [--kind net|cpu] [--factor F]
-                     make DataNode i (1-based) a straggler: its rate / F (net, default F=10),
-                     or its CPU capped at 1/F of a core (cpu)
+                     make DataNode i (1-based) a straggler: its rate / F (net, default F=10;
+                     an unshaped cluster counts as 800 MiB/s), or its CPU capped at 1/F of a
+                     core (cpu)
   straggler off [<i>]
                      undo (all DataNodes when i is omitted)
-  rate <MiB/s>       reshape every DataNode to this rate (stragglers off)
+  rate <MiB/s>|none  reshape every DataNode to this rate, or unshape them (stragglers off)
   hdfs <args>        run an HDFS command with the cluster's conf (e.g. hdfs dfs -ls /)
   jar <jar> <args>   run a jar the way `hadoop jar` does (e.g. the MapReduce examples)
   install            rebuild if needed and copy the drop-in jar into the cluster's lib (clients
@@ -241,10 +248,14 @@ cl_netns_up() { # i, rate MiB/s
   cl_shape "$i" "$rate"
 }
 
-# DataNode i's egress (what it serves to readers) at rate MiB/s.
+# DataNode i's egress (what it serves to readers) at rate MiB/s; none: unshaped.
 cl_shape() {
   local i=$1 rate=$2 ns=pocache-dn$1 g=pcdn$1g
   local kbit burst
+  if [[ $rate == none ]]; then
+    ip netns exec "$ns" tc qdisc del dev "$g" root 2>/dev/null || true
+    return 0
+  fi
   kbit=$(awk -v r="$rate" 'BEGIN {printf "%d", r * 8 * 1048.576}')
   burst=$(awk -v r="$rate" 'BEGIN {b = r * 1048576 / 100; if (b < 65536) b = 65536; printf "%d", b}')
   ip netns exec "$ns" tc qdisc replace dev "$g" root tbf rate "${kbit}kbit" burst "$burst" latency 400ms
@@ -349,10 +360,13 @@ cl_redis_ping() {
   (exec 3<>/dev/tcp/127.0.0.1/$CL_REDIS_PORT && printf 'PING\r\n' >&3 && timeout 2 head -c 5 <&3 | grep -q PONG)
 }
 
+cl_valid_rate() { [[ "$1" == none || "$1" =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
+cl_rate_words() { if [[ $1 == none ]]; then echo "unshaped"; else echo "at $1 MiB/s"; fi; }
+
 cl_port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
 cl_up() {
-  local n=5 rate=64 pocache=on maxmem=1536 extra=() codek=4
+  local n=5 rate=none pocache=on maxmem=1536 extra=() codek=4
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --set)
@@ -368,7 +382,7 @@ cl_up() {
     esac
   done
   [[ "$n" =~ ^[0-9]+$ && $n -ge 1 && $n -le 20 ]] || die "cluster up: --datanodes must be 1-20, got '$n'"
-  [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "cluster up: --rate must be MiB/s, got '$rate'"
+  cl_valid_rate "$rate" || die "cluster up: --rate must be MiB/s or none, got '$rate'"
   [[ $pocache == on || $pocache == off ]] || die "cluster up: --pocache must be on or off, got '$pocache'"
   cl_can_netns || die "cluster up: needs root with ip and tc (iproute2) for the DataNodes' network namespaces"
   if cl_alive namenode; then
@@ -420,7 +434,7 @@ cl_up() {
   if [[ $pocache == on ]]; then
     cl_wait "the POCache Manager" 60 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_MANAGER_PORT"
   fi
-  say "cluster: up: NameNode hdfs://127.0.0.1:$CL_NN_PORT, $n DataNodes at $rate MiB/s ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
+  say "cluster: up: NameNode hdfs://127.0.0.1:$CL_NN_PORT, $n DataNodes $(cl_rate_words "$rate") ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
   say "cluster: conf $CL_CONF, logs $CLUSTER_DIR/logs"
 }
 
@@ -514,8 +528,10 @@ cl_straggler() {
       [[ "$factor" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "cluster straggler: --factor must be a number, got '$factor'"
       case "$kind" in
         net)
-          cl_shape "$i" "$(awk -v r="$rate" -v f="$factor" 'BEGIN {print r / f}')"
-          echo "net: egress $rate/$factor MiB/s" >"$CLUSTER_DIR/stragglers/$i" ;;
+          local base=$rate
+          [[ $rate == none ]] && base=$CL_UNSHAPED_MIBS
+          cl_shape "$i" "$(awk -v r="$base" -v f="$factor" 'BEGIN {print r / f}')"
+          echo "net: egress $base/$factor MiB/s" >"$CLUSTER_DIR/stragglers/$i" ;;
         cpu)
           cl_cpu_cap "$i" "$factor"
           echo "cpu: 1/$factor of a core" >"$CLUSTER_DIR/stragglers/$i" ;;
@@ -613,8 +629,8 @@ cmd_cluster() {
     status) cl_status ;;
     straggler) cl_straggler "$@" ;;
     rate)
-      [[ "${1:-}" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "cluster rate: give MiB/s, got '${1:-}'"
-      cl_set_rate "$1"; say "cluster: every DataNode at $1 MiB/s" ;;
+      cl_valid_rate "${1:-}" || die "cluster rate: give MiB/s or none, got '${1:-}'"
+      cl_set_rate "$1"; say "cluster: every DataNode $(cl_rate_words "$1")" ;;
     hdfs) cl_hdfs "$@" ;;
     yarn) cl_yarn "$@" ;;
     jar) cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$@" ;;

@@ -221,9 +221,9 @@ with zipfile.ZipFile(out, "w") as z:
             z.write(os.path.join(d, f), "org/pocache/experiments/cluster/" + f)
 PY
   EX_JOB_OPTS=(-libjars "$work/timed-reads.jar")
-  [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "experiment mapreduce: --rate must be MiB/s, got '$rate'"
+  cl_valid_rate "$rate" || die "experiment mapreduce: --rate must be MiB/s or none, got '$rate'"
   cl_set_rate "$rate"
-  say "experiment mapreduce: DataNodes at $rate MiB/s; inputs of $input MiB in $block MiB blocks, written through POCache (cached on write, or by a first read)"
+  say "experiment mapreduce: DataNodes $(cl_rate_words "$rate"); inputs of $input MiB in $block MiB blocks, written through POCache (cached on write, or by a first read)"
   local j
   for j in ${jobs//,/ }; do
     case "$j" in
@@ -529,7 +529,7 @@ ex_spark() {
   done
   [[ "$repeats" =~ ^[1-9][0-9]*$ ]] || die "experiment spark: --repeats must be a positive integer, got '$repeats'"
   [[ "$input" =~ ^[1-9][0-9]*$ && "$block" =~ ^[1-9][0-9]*$ ]] || die "experiment spark: --input-mib and --block-mib must be positive integers"
-  [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "experiment spark: --rate must be MiB/s, got '$rate'"
+  cl_valid_rate "$rate" || die "experiment spark: --rate must be MiB/s or none, got '$rate'"
   local j
   for j in ${jobs//,/ }; do
     [[ $j == wordcount || $j == parquet ]] || die "experiment spark: unknown job '$j' (wordcount, parquet)"
@@ -550,7 +550,7 @@ ex_spark() {
     rm -f "$work/words.txt"
   fi
   ex_ensure_cached "$in"
-  say "experiment spark: DataNodes at $rate MiB/s; $in: $input MiB of text in $block MiB blocks, written through POCache"
+  say "experiment spark: DataNodes $(cl_rate_words "$rate"); $in: $input MiB of text in $block MiB blocks, written through POCache"
   local dn=$straggler
   if [[ $dn == auto ]]; then
     dn=$(ex_pick_straggler "$in")
@@ -892,4 +892,121 @@ cmd_experiment() {
     ""|help|--help) ex_usage ;;
     *) ex_usage >&2; die "experiment: unknown experiment '$name'" ;;
   esac
+}
+
+# --- bench read-cpu -------------------------------------------------------------
+
+# Four 64 MiB files in 16 MiB blocks written through POCache (cached on write) under
+# /ex/cpu/cached, and four 64 MiB files of one block each under /ex/cpu/plain (a file of
+# fewer than dfs.pocache.cache.read.min.blocks blocks is not cached while nothing is slow).
+bc_files() {
+  local work=$1 i
+  if ! cl_hdfs dfs -test -d /ex/cpu/cached 2>/dev/null; then
+    cl_hdfs dfs -mkdir -p /ex/cpu/cached /ex/cpu/plain
+    for i in 1 2 3 4; do
+      head -c $((64 << 20)) /dev/urandom >"$work/f$i.bin"
+      cl_hdfs dfs -D dfs.blocksize=$((16 << 20)) -D fs.hdfs.impl=$POCACHE_FS -put -f "$work/f$i.bin" "/ex/cpu/cached/f$i.bin" >/dev/null
+      cl_hdfs dfs -D dfs.blocksize=$((64 << 20)) -D fs.hdfs.impl=$VANILLA_FS -put -f "$work/f$i.bin" "/ex/cpu/plain/f$i.bin" >/dev/null
+      rm -f "$work/f$i.bin"
+    done
+  fi
+}
+
+# Waits up to 60 s (reading the cached files through POCache meanwhile) until the Manager
+# lists DataNode $1; prints "yes" or "no".
+bc_wait_listed() {
+  local ip="$CL_NET.$1.2" t
+  for t in $(seq 1 30); do
+    if cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -stragglers 2>/dev/null | grep -q "$ip"; then
+      echo yes; return 0
+    fi
+    cl_hdfs dfs -D fs.hdfs.impl=$POCACHE_FS -cat '/ex/cpu/cached/*' >/dev/null 2>&1 || true
+  done
+  echo no
+}
+
+bench_read_cpu() {
+  local runs=5 rounds=2 factor=10 straggler=auto phases=none,straggler write=256 profile=""
+  local json="$POCACHE_HOME/docs/results/cluster/read-cpu.json"
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --runs) runs=$2; shift 2 ;;
+      --rounds) rounds=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --straggler) straggler=$2; shift 2 ;;
+      --phases) phases=$2; shift 2 ;;
+      --write-mib) write=$2; shift 2 ;;
+      --profile) profile=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      --help|-h)
+        cat <<'HELP'
+Usage: pocache bench read-cpu [--runs N] [--rounds R] [--phases none,straggler] [--straggler i|auto]
+                              [--factor F] [--write-mib M] [--profile DIR] [--json F]
+On the running multi-process cluster (`pocache cluster up`): the client CPU (the reading
+JVM's process CPU, user + system) per GiB read, stock HDFS against POCache at its shipped
+defaults, on the same files: 4 KiB, 64 KiB and 1 MiB read() calls, read(ByteBuffer), whole-file
+and 4 MiB positional reads, over files with cached parity (/ex/cpu/cached) and without
+(/ex/cpu/plain); then CPU per GiB written (4 files of M MiB, default 256; POCache at its
+default protection, integrity). N runs (default 5), each one stock and one POCache JVM in
+turns, each measuring R rounds (default 2) of at least 1 GiB after a warm-up; per phase (no straggler, and
+DataNode i at 1/F of the cluster's rate) the medians over runs, their min and max, and
+POCache/stock. --profile DIR: one more run of each mode under JFR, and the top frames per
+pattern in DIR. JSON in F (default docs/results/cluster/read-cpu.json).
+HELP
+        return 0 ;;
+      *) die "bench read-cpu: unknown option '$1' (--help)" ;;
+    esac
+  done
+  [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "bench read-cpu: --runs must be a positive integer, got '$runs'"
+  [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "bench read-cpu: --rounds must be a positive integer, got '$rounds'"
+  [[ "$write" =~ ^[0-9]+$ ]] || die "bench read-cpu: --write-mib must be a whole number of MiB, got '$write'"
+  ex_require_cluster
+  local work="$CLUSTER_DIR/results/read-cpu"
+  rm -rf "$work"; mkdir -p "$work"
+  bc_files "$work"
+  ex_ensure_cached /ex/cpu/cached
+  local dn=$straggler
+  [[ $dn == auto ]] && dn=$(ex_pick_straggler /ex/cpu/cached)
+  local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes"
+  local phase run mode listed files=()
+  cl_straggler off >/dev/null
+  for phase in ${phases//,/ }; do
+    case "$phase" in
+      none) cl_straggler off >/dev/null; listed=- ;;
+      straggler)
+        cl_straggler on "$dn" --factor "$factor" >/dev/null
+        listed=$(bc_wait_listed "$dn")
+        say "bench read-cpu: DataNode $dn at 1/$factor; listed by the Manager: $listed" ;;
+      *) die "bench read-cpu: --phases takes none and/or straggler, got '$phase'" ;;
+    esac
+    for ((run = 1; run <= runs; run++)); do
+      local order="stock pocache"
+      ((run % 2 == 0)) && order="pocache stock"
+      for mode in $order; do
+        say "bench read-cpu: $phase: run $run of $runs: $mode"
+        local wopt=()
+        [[ $phase == none && $write -gt 0 ]] && wopt=(--write-mib "$write")
+        "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" org.pocache.experiments.cluster.ReadCpu \
+          --mode "$mode" --dir /ex/cpu/cached --dir /ex/cpu/plain --rounds "$rounds" ${wopt[@]+"${wopt[@]}"} \
+          --json "$work/$phase-$mode-$run.json" 2> >(grep -v WARN >&2) || die "bench read-cpu: the $mode run failed"
+        files+=("$phase:$mode:$run:$listed:$work/$phase-$mode-$run.json")
+      done
+    done
+    if [[ -n $profile ]]; then
+      mkdir -p "$profile"
+      for mode in stock pocache; do
+        say "bench read-cpu: $phase: profiling $mode (JFR)"
+        "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" \
+          -XX:StartFlightRecording=filename="$work/$phase-$mode.jfr",settings=profile \
+          org.pocache.experiments.cluster.ReadCpu --mode "$mode" --dir /ex/cpu/cached --dir /ex/cpu/plain \
+          --rounds "$rounds" --json "$work/$phase-$mode-profile.json" >"$work/$phase-$mode-profile.log" 2>&1 \
+          || die "bench read-cpu: the profiled $mode run failed; see $work/$phase-$mode-profile.log"
+        python3 "$POCACHE_HOME/scripts/lib/jfrtop.py" "$work/$phase-$mode.jfr" >"$profile/$phase-$mode.txt" \
+          || say "bench read-cpu: could not summarize $work/$phase-$mode.jfr"
+      done
+    fi
+  done
+  cl_straggler off >/dev/null
+  mkdir -p "$(dirname "$json")"
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" read-cpu "$json" "$dn" "$factor" "$(cl_get rate)" "${files[@]}"
 }

@@ -8,6 +8,8 @@
   summarize.py stragglers SAMPLES JSON STRAGGLER_HOST FACTOR
   summarize.py demo-runs JSON DEMO_JSON...  (scripts/pocache demo --json runs, grouped by --protection)
   summarize.py demo-bench JSON DEMO_JSON... (scripts/pocache bench demo: each goal's ratio over the runs)
+  summarize.py read-cpu JSON STRAGGLER_DN FACTOR RATE PHASE:MODE:RUN:LISTED:RUN_JSON...
+                                            (scripts/pocache bench read-cpu)
 """
 import os
 import json
@@ -420,6 +422,57 @@ def demo_bench(out, *files):
     print("wrote " + out)
 
 
+def read_cpu(out, dn, factor, rate, *runs):
+    """CPU per GiB per phase, file set and pattern: median/min/max over runs per mode, and
+    POCache/stock of the medians and per run (runs pair a stock and a POCache JVM)."""
+    by = {}
+    listed = {}
+    extra = {}
+    for r in runs:
+        phase, mode, run, was_listed, path = r.split(":", 4)
+        listed[phase] = was_listed
+        with open(path) as f:
+            d = json.load(f)
+        if mode == "pocache":
+            e = extra.setdefault(phase, {"proactive_opens": [], "fallbacks": []})
+            e["proactive_opens"].append(d.get("proactive_opens"))
+            e["fallbacks"].append(d.get("fallbacks"))
+        for row in d["rows"]:
+            key = (phase, "cached" if row["dir"].endswith("/cached") else "plain" if row["dir"].endswith("/plain")
+                   else "writes", row["pattern"])
+            cell = by.setdefault(key, {"stock": {}, "pocache": {}})
+            cell[mode][int(run)] = row
+    rows = []
+    print("%-9s %-6s %-10s %22s %22s %7s %7s" % ("phase", "files", "pattern", "stock s CPU/GiB", "POCache s CPU/GiB",
+                                             "ratio", "wall"))
+    for (phase, files, pattern), cell in by.items():
+        s = [cell["stock"][k]["cpu_s_per_gib_median"] for k in sorted(cell["stock"])]
+        p = [cell["pocache"][k]["cpu_s_per_gib_median"] for k in sorted(cell["pocache"])]
+        sw = [cell["stock"][k]["wall_ms_median"] for k in sorted(cell["stock"])]
+        pw = [cell["pocache"][k]["wall_ms_median"] for k in sorted(cell["pocache"])]
+        paired = [cell["pocache"][k]["cpu_s_per_gib_median"] / cell["stock"][k]["cpu_s_per_gib_median"]
+                  for k in sorted(cell["stock"]) if k in cell["pocache"]]
+        if not s or not p:
+            continue
+        row = {"phase": phase, "files": files, "pattern": pattern,
+               "stock_cpu_s_per_gib": stats(s), "pocache_cpu_s_per_gib": stats(p),
+               "ratio": statistics.median(p) / statistics.median(s), "ratio_per_run": stats(paired),
+               "stock_wall_ms": stats(sw), "pocache_wall_ms": stats(pw),
+               "wall_ratio": statistics.median(pw) / statistics.median(sw)}
+        rows.append(row)
+        print("%-9s %-6s %-10s %7.3f (%5.3f-%5.3f) %7.3f (%5.3f-%5.3f) %7.3f %7.3f" % (
+            phase, files, pattern, statistics.median(s), min(s), max(s), statistics.median(p), min(p), max(p),
+            row["ratio"], row["wall_ratio"]))
+    result = {"command": "scripts/pocache bench read-cpu", "datanode_rate_mib_s": rate,
+              "straggler": {"datanode": dn, "factor": float(factor), "listed": listed.get("straggler")},
+              "runs": max(len(c["stock"]) for c in by.values()) if by else 0,
+              "pocache_counters": extra, "rows": rows}
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    print("wrote " + out)
+
+
 def fmt(x):
     return "n/a" if x is None else "%.1f%%" % (100 * x)
 
@@ -427,4 +480,5 @@ def fmt(x):
 if __name__ == "__main__":
     {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
      "pick-straggler": pick_straggler, "stragglers": stragglers,
-     "stragglers-runs": stragglers_runs, "demo-runs": demo_runs, "demo-bench": demo_bench}[sys.argv[1]](*sys.argv[2:])
+     "stragglers-runs": stragglers_runs, "demo-runs": demo_runs, "demo-bench": demo_bench,
+     "read-cpu": read_cpu}[sys.argv[1]](*sys.argv[2:])
