@@ -925,8 +925,16 @@ bc_wait_listed() {
   echo no
 }
 
+# Drops any parity the Manager holds for /ex/cpu/plain (a straggler phase may have filled it).
+bc_evict_plain() {
+  local f
+  for f in 1 2 3 4; do
+    cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -evict "/ex/cpu/plain/f$f.bin" >/dev/null 2>&1 || true
+  done
+}
+
 bench_read_cpu() {
-  local runs=5 rounds=2 factor=10 straggler=auto phases=none,straggler write=256 profile=""
+  local runs=5 rounds=3 factor=10 straggler=auto phases=none,straggler write=256 profile=""
   local json="$POCACHE_HOME/docs/results/cluster/read-cpu.json"
   while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -946,9 +954,9 @@ On the running multi-process cluster (`pocache cluster up`): the client CPU (the
 JVM's process CPU, user + system) per GiB read, stock HDFS against POCache at its shipped
 defaults, on the same files: 4 KiB, 64 KiB and 1 MiB read() calls, read(ByteBuffer), whole-file
 and 4 MiB positional reads, over files with cached parity (/ex/cpu/cached) and without
-(/ex/cpu/plain); then CPU per GiB written (4 files of M MiB, default 256; POCache at its
+(/ex/cpu/plain, without a straggler only: one is admitted and filled with one); then CPU per GiB written (4 files of M MiB, default 256; POCache at its
 default protection, integrity). N runs (default 5), each one stock and one POCache JVM in
-turns, each measuring R rounds (default 2) of at least 1 GiB after a warm-up; per phase (no straggler, and
+turns, each measuring R rounds (default 3) of at least 512 MiB after two such rounds to warm up; per phase (no straggler, and
 DataNode i at 1/F of the cluster's rate) the medians over runs, their min and max, and
 POCache/stock. --profile DIR: one more run of each mode under JFR, and the top frames per
 pattern in DIR. JSON in F (default docs/results/cluster/read-cpu.json).
@@ -984,10 +992,16 @@ HELP
       ((run % 2 == 0)) && order="pocache stock"
       for mode in $order; do
         say "bench read-cpu: $phase: run $run of $runs: $mode"
-        local wopt=()
-        [[ $phase == none && $write -gt 0 ]] && wopt=(--write-mib "$write")
+        local opts=(--dir /ex/cpu/cached)
+        if [[ $phase == none ]]; then
+          # Uncached files stay uncached: with a straggler listed, a read miss of a one-block file is
+          # admitted and filled (dfs.pocache.cache.read.min.blocks), so only the no-straggler phase reads them.
+          bc_evict_plain
+          opts+=(--dir /ex/cpu/plain)
+          ((write > 0)) && opts+=(--write-mib "$write")
+        fi
         "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" org.pocache.experiments.cluster.ReadCpu \
-          --mode "$mode" --dir /ex/cpu/cached --dir /ex/cpu/plain --rounds "$rounds" ${wopt[@]+"${wopt[@]}"} \
+          --mode "$mode" "${opts[@]}" --rounds "$rounds" \
           --json "$work/$phase-$mode-$run.json" 2> >(grep -v WARN >&2) || die "bench read-cpu: the $mode run failed"
         files+=("$phase:$mode:$run:$listed:$work/$phase-$mode-$run.json")
       done
@@ -998,8 +1012,8 @@ HELP
         say "bench read-cpu: $phase: profiling $mode (JFR)"
         "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" \
           -XX:StartFlightRecording=filename="$work/$phase-$mode.jfr",settings=profile \
-          org.pocache.experiments.cluster.ReadCpu --mode "$mode" --dir /ex/cpu/cached --dir /ex/cpu/plain \
-          --rounds "$rounds" --json "$work/$phase-$mode-profile.json" >"$work/$phase-$mode-profile.log" 2>&1 \
+          org.pocache.experiments.cluster.ReadCpu --mode "$mode" --dir /ex/cpu/cached \
+          $([[ $phase == none ]] && bc_evict_plain && echo --dir /ex/cpu/plain) --rounds "$rounds" --json "$work/$phase-$mode-profile.json" >"$work/$phase-$mode-profile.log" 2>&1 \
           || die "bench read-cpu: the profiled $mode run failed; see $work/$phase-$mode-profile.log"
         python3 "$POCACHE_HOME/scripts/lib/jfrtop.py" "$work/$phase-$mode.jfr" >"$profile/$phase-$mode.txt" \
           || say "bench read-cpu: could not summarize $work/$phase-$mode.jfr"

@@ -42,10 +42,11 @@ import org.apache.hadoop.fs.Path;
  * by {@code --mode}; the cluster's site files decide everything else), every access
  * pattern over every file of the given directories, and the process CPU time (user +
  * system, all threads: the caller's, the read pool's, the Manager client's) the JVM
- * spent per GiB read. Each pattern is read once to warm up (JIT, connections, buffer
- * pools), then {@code --rounds} times measured, each round reading the files as many
- * times as it takes to read {@code --min-mib} (default 1 GiB); the JVM's own CPU between rounds (GC,
- * timers) counts, as it does for any reading process. Run by {@code scripts/pocache
+ * spent per GiB read. Each pattern is read {@code --warmup} rounds (default 2) to warm up
+ * (JIT, connections, buffer pools), then {@code --rounds} rounds measured, each round
+ * reading the files as many times as it takes to read {@code --min-mib} (default 512
+ * MiB); the JVM's own CPU between rounds (GC, timers) counts, as it does for any
+ * reading process. Run by {@code scripts/pocache
  * bench read-cpu}, which alternates stock and POCache JVMs and takes medians over runs.
  *
  * <pre>
@@ -70,7 +71,8 @@ public final class ReadCpu {
     List<String> dirs = new ArrayList<>();
     List<String> patterns = Arrays.asList("seq4k", "seq64k", "seq1m", "bytebuffer", "pread", "pread4m");
     int rounds = 3;
-    long minBytes = 1L << 30;
+    long minBytes = 512L << 20;
+    int warmup = 2;
     int writeMib = 0; // per file, 4 files a round
     String writeDir = "/ex/cpu/writes";
     String json = null;
@@ -87,6 +89,9 @@ public final class ReadCpu {
           break;
         case "--rounds":
           rounds = Integer.parseInt(args[++i]);
+          break;
+        case "--warmup":
+          warmup = Integer.parseInt(args[++i]);
           break;
         case "--min-mib":
           minBytes = Long.parseLong(args[++i]) << 20;
@@ -143,7 +148,11 @@ public final class ReadCpu {
         // process CPU clock ticks in 10 ms steps, and a round should last seconds.
         int passes = (int) Math.max(1, (minBytes + bytes - 1) / bytes);
         for (String pattern : patterns) {
-          readAll(fs, files, pattern); // warm-up
+          // Warm-up rounds: the JIT compiles a read path over the first GiB or so (POCache's,
+          // being longer, later than HDFS's); measured before that, CPU per GiB is the compiler's.
+          for (int w = 0; w < warmup * passes; w++) {
+            readAll(fs, files, pattern);
+          }
           List<Double> cpu = new ArrayList<>();
           List<Double> wall = new ArrayList<>();
           long[] before = counters(fs);
@@ -315,7 +324,8 @@ public final class ReadCpu {
   private static void usage(String why) {
     System.err.println("ReadCpu: " + why);
     System.err.println("Usage: ReadCpu --mode stock|pocache --dir D [--dir D2] [--patterns seq4k,seq64k,seq1m,"
-        + "bytebuffer,pread,pread4m] [--rounds N] [--min-mib M] [--write-mib M] [--write-dir D] [--json F]");
+        + "bytebuffer,pread,pread4m] [--rounds N] [--warmup W] [--min-mib M] [--write-mib M] [--write-dir D]"
+        + " [--json F]");
     System.exit(2);
   }
 }

@@ -117,6 +117,46 @@ final class DegradedReader {
     }
   }
 
+  /**
+   * A positional read covering no whole substripe, while no DataNode is suspect (none
+   * listed, none late for this client, no backlog): HDFS's own read of the range, on the
+   * caller's thread and into the caller's buffer, at HDFS's cost. Timed when it lies in
+   * one block: past the deadline (scaled to its subblocks), its DataNode becomes suspect
+   * and the reads after it race rebuilds. Returns false, having read nothing, when some
+   * DataNode is suspect: the range is then read subblock by subblock, raced.
+   */
+  boolean readPlain(long position, byte[] dst, int dstOff, int len) throws IOException {
+    if (sources.judging()) {
+      return false;
+    }
+    org.pocache.coder.layout.SubblockAddress first = layout.locate(position);
+    org.pocache.coder.layout.SubblockAddress last = layout.locate(position + len - 1);
+    boolean oneBlock = first.stripe == last.stripe && first.dataIndex == last.dataIndex;
+    List<String> where = oneBlock ? locations.of(first.stripe, first.dataIndex) : java.util.Collections.emptyList();
+    Runnable inFlight = oneBlock ? sources.reading(where, len) : null;
+    long t0 = System.nanoTime();
+    try {
+      data.readFully(position, dst, dstOff, len);
+    } finally {
+      if (inFlight != null) {
+        inFlight.run();
+      }
+    }
+    if (oneBlock) {
+      long took = System.nanoTime() - t0;
+      int subblock = layout.subblockSize();
+      int subblocks = (len + subblock - 1) / subblock;
+      boolean part = len < subblock;
+      sources.observed(where, len, took);
+      if (took > deadlineNanos(part) * subblocks) {
+        sources.served(where, true);
+      } else {
+        learn(part, took / subblocks);
+      }
+    }
+    return true;
+  }
+
   /** One degraded subblock read: the direct read against a rebuild, first good answer wins. */
   private final class Race {
     final long s;
@@ -477,6 +517,11 @@ final class DegradedReader {
    * Whether to leave data piece (s, i) to parity from its first byte: its DataNodes are
    * listed, or were late for this client (see {@link SlowSources#skip}).
    */
+  /** Whether any DataNode is suspect for this client (listed, late in its reads, or backlogged). */
+  boolean anySuspect() {
+    return sources.judging();
+  }
+
   boolean leaveToParity(long s, int i) {
     return sources.skip(locations.of(s, i));
   }

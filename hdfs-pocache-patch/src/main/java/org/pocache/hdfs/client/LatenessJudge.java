@@ -23,7 +23,8 @@ import java.util.function.IntFunction;
  * read and used was on time. A piece that was decoded instead is judged when its
  * read ends, since only then is it known how late it was: late if it failed or took
  * at least {@link #LATE_FACTOR} times as long as the pieces that completed the fetch
- * (a healthy DataNode that merely came last is not late). Until it ends, its
+ * and ended at least {@code minLateNanos} after them (a healthy DataNode that merely
+ * came last, or a few milliseconds behind on busy cores, is not late). Until it ends, its
  * DataNode carries it as a backlog of abandoned reads. Read threads and the thread
  * completing the fetch call in; the state is guarded by this object's monitor.
  */
@@ -34,6 +35,8 @@ final class LatenessJudge {
   private final SlowSources sources;
   private final IntFunction<List<String>> where;
   private final long born;
+  /** How far behind its peers a piece must end to be late, whatever the factor says. */
+  private final long minLateNanos;
   private final boolean[] ended;
   private final boolean[] endedOk;
   private final long[] endedAt;
@@ -48,9 +51,18 @@ final class LatenessJudge {
    * @param born when the fetch started (System.nanoTime)
    */
   LatenessJudge(SlowSources sources, int pieces, IntFunction<List<String>> where, long born) {
+    this(sources, pieces, where, born, 0);
+  }
+
+  /**
+   * @param minLateNanos how far behind its peers a piece must end to be late (the
+   *     read's minimum deadline, halved: scheduling on busy cores is not a straggler)
+   */
+  LatenessJudge(SlowSources sources, int pieces, IntFunction<List<String>> where, long born, long minLateNanos) {
     this.sources = sources;
     this.where = where;
     this.born = born;
+    this.minLateNanos = minLateNanos;
     ended = new boolean[pieces];
     endedOk = new boolean[pieces];
     endedAt = new long[pieces];
@@ -113,7 +125,7 @@ final class LatenessJudge {
   private void judge(int i) {
     judgeLater[i] = false;
     long peers = Math.max(1, peersAt - born);
-    boolean late = !endedOk[i] || endedAt[i] - born >= LATE_FACTOR * peers;
+    boolean late = !endedOk[i] || endedAt[i] - born >= LATE_FACTOR * peers && endedAt[i] - peersAt >= minLateNanos;
     sources.served(where.apply(i), late);
   }
 }

@@ -165,6 +165,9 @@ final class PoCacheInputStream extends FSInputStream
     for (long[] ss : covered) {
       whole.add(ss[0] << 32 | ss[1]);
     }
+    if (covered.isEmpty() && degraded.readPlain(position, buffer, offset, length)) {
+      return; // nothing suspect: HDFS's own read, timed
+    }
     ProactiveReader.Outcome mine = new ProactiveReader.Outcome();
     try {
       IOException[] failure = {null};
@@ -383,7 +386,10 @@ final class PoCacheInputStream extends FSInputStream
   private int fromPrefetch(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
     int n;
     try {
-      if (pos >= aheadAt && waitsOnReads()) {
+      // Only while some DataNode is suspect: with none, the fetches' threads and copies cost
+      // a CPU-bound reader more than they save, and HDFS's stream on the caller's thread is
+      // the cheapest read there is.
+      if (pos >= aheadAt && waitsOnReads() && sequential.anySuspect()) {
         prefetch.ahead(pos, runStart);
         aheadAt = pos + DIRECT_CHUNK; // the fetches move on every 128 KiB, not every small read
       }

@@ -417,7 +417,7 @@ final class ProactiveReader {
           total[i] += stored[c][i];
         }
       }
-      judge = new LatenessJudge(sources, k, i -> locations.of(s, i), born);
+      judge = new LatenessJudge(sources, k, i -> locations.of(s, i), born, minDeadlineNanos / 2);
       pieces = new Piece[k];
       paced = new boolean[k];
       firstRows = direct != null && count > 1;
@@ -480,9 +480,8 @@ final class ProactiveReader {
             startRead(pieces[i], false);
           }
         } else {
-          byte[] b = leases.scratch(count * pieceBytes);
-          zeroPastStored(b, i);
-          pieces[i] = new Piece(i, 0, b, Piece.State.VIRTUAL_ZERO);
+          // Nothing stored (a short file's stripe): the decoder reads zeros, never writes them.
+          pieces[i] = new Piece(i, 0, Zeros.of(count * pieceBytes), Piece.State.VIRTUAL_ZERO);
         }
       }
     }
@@ -661,12 +660,12 @@ final class ProactiveReader {
      * When the pieces still out count as lagging behind those that arrived, or
      * {@code Long.MAX_VALUE} while none can (nothing arrived yet). For a skipped piece,
      * half the time the arrivals took (at least the minimum deadline): reading it costs
-     * its DataNode a read. For parity not yet asked for, an eighth (at least a quarter of
-     * the minimum): asking early costs only the GET every read made before parity was
-     * left for later. A piece still without its run's first row that long after its
-     * peers had theirs lags too (for a skipped piece, a quarter, and only if the parity
-     * cannot stand in for both), so a run of rows tells a lagging piece by its first row, as a fetch
-     * of one row would, not by the whole run.
+     * its DataNode a read. For parity not yet asked for (nothing was suspect), as long
+     * again as the arrivals took (at least the minimum deadline). A piece still without
+     * its run's first row that long after its peers had theirs lags too (for a skipped
+     * piece, a quarter, and only if the parity cannot stand in for both), so a run of rows
+     * tells a lagging piece by its first row, as a fetch of one row would, not by the
+     * whole run.
      */
     private long lagDeadline() {
       if (parityGet != null) {
@@ -676,12 +675,19 @@ final class ProactiveReader {
         }
         return at;
       }
+      // Parity not asked for: no DataNode was suspect when the fetch began. A piece lags
+      // once it is out twice as long as its peers took, and at least the minimum deadline
+      // after them: a piece a few milliseconds behind is the machine's scheduling, not a
+      // straggler (on busy cores it is routine), and parity fetched for it costs the GET
+      // and often a decode. A straggler unknown so far is still left behind early (a tenth
+      // of its peers' pace costs it ten times their time); its lateness then makes it
+      // suspect, and the fetches after this one ask for the parity at once.
       long at = Long.MAX_VALUE;
       if (anyArrived) {
-        at = lastArrival + Math.max(minDeadlineNanos / 4, (lastArrival - born) / 8);
+        at = lastArrival + Math.max(minDeadlineNanos, lastArrival - born);
       }
       if (anyPaced && someReadUnpaced()) {
-        at = Math.min(at, lastPaced + Math.max(minDeadlineNanos / 4, (lastPaced - born) / 8));
+        at = Math.min(at, lastPaced + Math.max(minDeadlineNanos, lastPaced - born));
       }
       return at;
     }
@@ -732,7 +738,7 @@ final class ProactiveReader {
     private void onWake() {
       boolean lagging = System.nanoTime() >= lagDeadline();
       if (lagging && parityGet == null) {
-        requestParity(true); // a piece lags behind its peers: the parity may stand in
+        requestParity(true); // a piece lags well behind its peers: the parity will likely stand in
       } else if (lagging) {
         startSkippedUnlessBacklogged();
       } else {

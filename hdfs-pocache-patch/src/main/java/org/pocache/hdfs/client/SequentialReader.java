@@ -145,6 +145,11 @@ final class SequentialReader implements Closeable {
   private long fastFrom;
   private long fastTo;
 
+  /** Whether any DataNode is suspect for this client: blocks are fetched ahead only then. */
+  boolean anySuspect() {
+    return rebuilds.anySuspect();
+  }
+
   /** Opens the streamer's own stream of the same file (checked to hold the same blocks). */
   interface Opener {
     DFSInputStream open() throws IOException;

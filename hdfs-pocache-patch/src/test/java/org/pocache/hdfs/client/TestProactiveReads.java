@@ -388,7 +388,12 @@ public class TestProactiveReads {
     }
   }
 
-  /** Short positional reads (inside one subblock, or across a subblock edge) race a rebuild when late. */
+  /**
+   * Short positional reads (inside one subblock, or across a subblock edge) race a rebuild
+   * once a DataNode is suspect. While none is, a short read is HDFS's own, on the caller's
+   * thread: the first read of a DataNode nobody suspected waits for it, and its lateness
+   * makes the DataNode suspect for the reads after it.
+   */
   @Test
   public void shortPreadsOfALateDataNodeAreRebuilt() throws Exception {
     Path p = new Path("/proactive/short-preads");
@@ -401,7 +406,10 @@ public class TestProactiveReads {
       assertEquals(0, s.outcome().snapshot().decoded);
       hdfs.throttle(2).setDelayPerRead(3000);
       try {
-        in.readFully(2 * BLOCK + SUBBLOCK + 777, b); // inside one subblock of block 2
+        in.readFully(2 * BLOCK + 100, b); // nobody suspects block 2's DataNode yet: HDFS's read, waited for
+        assertEquals(-1, DataPattern.firstMismatch(16, 2 * BLOCK + 100, b, 0, b.length));
+        assertEquals("the unsuspected DataNode's read was waited for", 0, s.outcome().snapshot().decoded);
+        in.readFully(2 * BLOCK + SUBBLOCK + 777, b); // inside one subblock of block 2, now suspect
         assertEquals(-1, DataPattern.firstMismatch(16, 2 * BLOCK + SUBBLOCK + 777, b, 0, b.length));
         assertEquals(1, s.outcome().snapshot().decoded);
         byte[] edge = new byte[10_000];

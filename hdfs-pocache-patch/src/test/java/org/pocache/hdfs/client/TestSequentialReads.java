@@ -501,8 +501,10 @@ public class TestSequentialReads {
    * blocks after its own fetched ahead in parallel and read from memory: the bytes are the
    * file's, they count once in the caller's statistics, and the fetches read the later
    * blocks (here blocks 2 and 3, fetched while the caller reads block 1, whose DataNode
-   * sends 2 MiB/s; the deadline is raised so that block 1 is not judged late). With the
-   * key at 0 nothing is fetched.
+   * sends 2 MiB/s; the deadline is raised so that block 1 is not judged late), while some
+   * DataNode is suspect (here block 0's, listed on its heartbeats). With none suspect, the
+   * caller's reads are HDFS's stream's alone, and nothing is fetched; with the key at 0
+   * nothing is fetched either.
    */
   @Test
   public void aWholeFileReaderGetsTheNextBlocksFetchedAhead() throws Exception {
@@ -510,9 +512,23 @@ public class TestSequentialReads {
     cachedFile(p, 28);
     Configuration patient = new Configuration(fs.getConf());
     patient.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "60000");
+    patient.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50"); // how often this client refreshes the list
+    try (FileSystem calm = FileSystem.newInstance(fs.getUri(), patient);
+        FSDataInputStream in = calm.open(p)) {
+      readExactly(in, 28, 0, 4 * BLOCK, 4096);
+      assertEquals("nothing suspect: nothing fetched ahead", 0,
+          ((PoCacheInputStream) in.getWrappedStream()).prefetchedBytes());
+    }
+    String[] dn = new String[4];
+    for (int i = 0; i < 4; i++) {
+      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
+    }
     long[] fetched = {0};
     hdfs.throttle(1).setBandwidth(2L << 20);
-    try (FileSystem reader = FileSystem.newInstance(fs.getUri(), patient)) {
+    try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), patient)) {
+      reader.open(p).close(); // the reader's Manager client, which keeps the list
+      list(dn, dn[0], false);
+      GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[0]), 20, 10_000);
       long counted = threadBytesRead(reader, () -> {
         try (FSDataInputStream in = reader.open(p)) {
           readExactly(in, 28, 0, 4 * BLOCK, 4096);
@@ -525,6 +541,7 @@ public class TestSequentialReads {
       assertEquals("bytes counted in the caller's statistics", 4 * BLOCK, counted);
     } finally {
       hdfs.throttle(1).reset();
+      list(dn, null, false); // off the list again: the other tests share this Manager
     }
     assertTrue("fetched ahead: " + fetched[0], fetched[0] >= BLOCK && fetched[0] <= 2 * BLOCK);
     Configuration c = new Configuration(fs.getConf());
