@@ -366,7 +366,38 @@ def gen_csac_mix(root, name):
     return lines
 
 
-GENERATORS = {"csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
+CPU_PATTERNS = {
+    "seq4k": "4 KiB `read()` calls", "seq64k": "64 KiB `read()` calls", "seq1m": "1 MiB `read()` calls",
+    "bytebuffer": "`read(ByteBuffer)`, 64 KiB", "pread": "whole-file positional read",
+    "pread4m": "4 MiB positional reads", "write": "writes, 64 KiB calls (POCache: `integrity`)",
+}
+CPU_FILES = {"cached": "cached parity", "plain": "no parity", "writes": "-"}
+
+
+def gen_read_cpu(root, name):
+    """`bench read-cpu`: per phase, file set and pattern, the client JVM's CPU seconds per GiB,
+    stock's and POCache's medians (min-max) over the runs, and POCache / stock."""
+    d = load(root, name)
+    lines = ["| straggler | files | pattern | stock, s CPU / GiB | POCache, s CPU / GiB | POCache / stock |",
+             "|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        st, po = r["stock_cpu_s_per_gib"], r["pocache_cpu_s_per_gib"]
+        phase = "none" if r["phase"] == "none" else "1/%g" % d["straggler"]["factor"]
+        lines.append("| %s | %s | %s | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | **%.2f** |" % (
+            phase, CPU_FILES.get(r["files"], r["files"]), CPU_PATTERNS.get(r["pattern"], r["pattern"]),
+            st["median"], st["min"], st["max"], po["median"], po["min"], po["max"], r["ratio"]))
+    return lines
+
+
+def gen_profile_top(root, name, only=None):
+    """The first lines of a `bench read-cpu --profile` summary (a text file under docs/results)."""
+    n = 12
+    with open(os.path.join(root, "docs", "results", name)) as f:
+        text = f.read().splitlines()
+    return ["```"] + text[:n] + ["```"]
+
+
+GENERATORS = {"read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
               "demo-goals": gen_demo_goals, "job-ratios": gen_job_ratios}
 
 

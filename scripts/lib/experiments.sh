@@ -39,10 +39,11 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       Parquet, reads them back and aggregates. Job time (the Spark actions), the tasks'
       input metrics (must equal stock HDFS's) and outputs compared. Defaults: both jobs,
       3 repeats, 128 MiB of text in 16 MiB blocks, DataNodes at 8 MiB/s.
-  reads [--repeats N] [--straggler i] [--factor F] [--json F]
+  reads [--repeats N] [--rate MiB/s|none] [--straggler i] [--factor F] [--json F]
       sequential (hdfs dfs -cat), per-block (one task per split) and whole-file positional
       reads of six 64 MiB files in 16 MiB blocks, stock HDFS vs POCache, without and with
-      a straggler
+      a straggler (its rate / F; unshaped DataNodes count as 800 MiB/s); --rate reshapes
+      every DataNode first (default: as the cluster is)
   stragglers [--seconds S] [--runs N] [--straggler i|auto] [--factor F] [--json F]
       the Manager's straggler list sampled every 2 s under a steady read load: S s
       (default 120) without a straggler, S s with DataNode i at 1/F, S s after it
@@ -332,10 +333,11 @@ ex_reads_files() {
 }
 
 ex_reads() {
-  local repeats=5 straggler=auto factor=10 json="$CLUSTER_DIR/results/reads.json"
+  local repeats=5 straggler=auto factor=10 json="$CLUSTER_DIR/results/reads.json" rate=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --repeats) repeats=$2; shift 2 ;;
+      --rate) rate=$2; shift 2 ;;
       --straggler) straggler=$2; shift 2 ;;
       --factor) factor=$2; shift 2 ;;
       --json) json=$2; shift 2 ;;
@@ -343,6 +345,12 @@ ex_reads() {
     esac
   done
   ex_require_cluster
+  if [[ -n $rate ]]; then
+    cl_valid_rate "$rate" || die "experiment reads: --rate must be MiB/s or none, got '$rate'"
+    cl_set_rate "$rate"
+  fi
+  rate=$(cl_get rate)
+  say "experiment reads: DataNodes $(cl_rate_words "$rate")"
   local work="$CLUSTER_DIR/results/reads"
   ex_reads_files
   ex_ensure_cached /ex/reads
@@ -358,7 +366,7 @@ ex_reads() {
   "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" org.pocache.experiments.cluster.ClusterReads \
     --dir /ex/reads --repeats "$repeats" --label straggler --json "$work/straggler.json" 2> >(grep -v WARN >&2)
   cl_straggler off >/dev/null
-  python3 "$POCACHE_HOME/scripts/lib/summarize.py" reads "$work/none.json" "$work/straggler.json" "$json" "$dn" "$factor"
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" reads "$work/none.json" "$work/straggler.json" "$json" "$dn" "$factor" "$rate"
 }
 
 # The Manager's straggler list against the truth: phases with no straggler, one
@@ -933,6 +941,52 @@ bc_evict_plain() {
   done
 }
 
+# async-profiler's agent (tools.profiler:async-profiler on Maven Central: native frames and
+# JIT threads too), fetched once; prints its path, or nothing (the profiles are then JFR's).
+bc_async_profiler() {
+  local dir="$CLUSTER_DIR/tools/async-profiler" v=3.0
+  if [[ ! -s $dir/libasyncProfiler.so ]]; then
+    mkdir -p "$dir"
+    mvn -B -ntp -q dependency:copy -Dartifact=tools.profiler:async-profiler:$v -DoutputDirectory="$dir" \
+      >"$dir/fetch.log" 2>&1 || return 0
+    python3 - "$dir/async-profiler-$v.jar" "$dir/libasyncProfiler.so" <<'PY' || return 0
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[2], "wb") as out:
+    out.write(z.read("linux-x64/libasyncProfiler.so"))
+PY
+  fi
+  echo "$dir/libasyncProfiler.so"
+}
+
+# One profiled JVM per mode and pattern: the top frames of each in DIR/<phase>-<mode>-<pattern>.txt.
+bc_profiles() { # phase, dir, work, classpath, rounds
+  local phase=$1 dir=$2 work=$3 cp=$4 rounds=$5 agent mode pat prof opts
+  mkdir -p "$dir"
+  agent=$(bc_async_profiler)
+  local patterns=(seq4k seq64k seq1m bytebuffer pread pread4m)
+  [[ $phase == none ]] && patterns+=(write)
+  for mode in stock pocache; do
+    for pat in "${patterns[@]}"; do
+      say "bench read-cpu: $phase: profiling $mode, $pat (${agent:+async-profiler}${agent:-JFR})"
+      if [[ -n $agent ]]; then
+        prof="$work/$phase-$mode-$pat.collapsed"
+        opts=(-agentpath:"$agent"=start,event=itimer,interval=1ms,file="$prof",collapsed)
+      else
+        prof="$work/$phase-$mode-$pat.jfr"
+        opts=(-XX:StartFlightRecording=filename="$prof",settings=profile)
+      fi
+      local what=(--dir /ex/cpu/cached --patterns "$pat")
+      [[ $pat == write ]] && what=(--write-mib 256)
+      "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" "${opts[@]}" \
+        org.pocache.experiments.cluster.ReadCpu --mode "$mode" "${what[@]}" --rounds "$rounds" \
+        >"$work/$phase-$mode-$pat-profile.log" 2>&1 \
+        || die "bench read-cpu: the profiled $mode run failed; see $work/$phase-$mode-$pat-profile.log"
+      python3 "$POCACHE_HOME/scripts/lib/jfrtop.py" "$prof" >"$dir/$phase-$mode-$pat.txt" \
+        || say "bench read-cpu: could not summarize $prof"
+    done
+  done
+}
+
 bench_read_cpu() {
   local runs=5 rounds=3 factor=10 straggler=auto phases=none,straggler write=256 profile=""
   local json="$POCACHE_HOME/docs/results/cluster/read-cpu.json"
@@ -958,8 +1012,8 @@ and 4 MiB positional reads, over files with cached parity (/ex/cpu/cached) and w
 default protection, integrity). N runs (default 5), each one stock and one POCache JVM in
 turns, each measuring R rounds (default 3) of at least 512 MiB after two such rounds to warm up; per phase (no straggler, and
 DataNode i at 1/F of the cluster's rate) the medians over runs, their min and max, and
-POCache/stock. --profile DIR: one more run of each mode under JFR, and the top frames per
-pattern in DIR. JSON in F (default docs/results/cluster/read-cpu.json).
+POCache/stock. --profile DIR: per phase, mode and pattern one more JVM under async-profiler
+(fetched from Maven Central; JFR if it cannot be), and its top frames in DIR. JSON in F (default docs/results/cluster/read-cpu.json).
 HELP
         return 0 ;;
       *) die "bench read-cpu: unknown option '$1' (--help)" ;;
@@ -1007,17 +1061,7 @@ HELP
       done
     done
     if [[ -n $profile ]]; then
-      mkdir -p "$profile"
-      for mode in stock pocache; do
-        say "bench read-cpu: $phase: profiling $mode (JFR)"
-        "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" \
-          -XX:StartFlightRecording=filename="$work/$phase-$mode.jfr",settings=profile \
-          org.pocache.experiments.cluster.ReadCpu --mode "$mode" --dir /ex/cpu/cached \
-          $([[ $phase == none ]] && bc_evict_plain && echo --dir /ex/cpu/plain) --rounds "$rounds" --json "$work/$phase-$mode-profile.json" >"$work/$phase-$mode-profile.log" 2>&1 \
-          || die "bench read-cpu: the profiled $mode run failed; see $work/$phase-$mode-profile.log"
-        python3 "$POCACHE_HOME/scripts/lib/jfrtop.py" "$work/$phase-$mode.jfr" >"$profile/$phase-$mode.txt" \
-          || say "bench read-cpu: could not summarize $work/$phase-$mode.jfr"
-      done
+      bc_profiles "$phase" "$profile" "$work" "$cp" "$rounds"
     fi
   done
   cl_straggler off >/dev/null

@@ -1,7 +1,7 @@
 """Summaries of `pocache experiment` runs: medians, min and max, ratios, JSON.
 
   summarize.py mapreduce ROWS JSON STRAGGLER_DN FACTOR INPUT_MIB BLOCK_MIB
-  summarize.py reads NONE_JSON STRAGGLER_JSON JSON STRAGGLER_DN FACTOR
+  summarize.py reads NONE_JSON STRAGGLER_JSON JSON STRAGGLER_DN FACTOR [RATE]
   summarize.py spark ROWS JSON STRAGGLER_DN FACTOR INPUT_MIB BLOCK_MIB
   summarize.py spark-digest ROWS JOB        (the first recorded output digest of JOB)
   summarize.py pick-straggler [K] < fsck output
@@ -134,7 +134,7 @@ def mapreduce(rows_file, out, dn, factor, input_mib, block_mib, work=None):
     print(f"ratios are POCache / stock HDFS medians; JSON in {out}")
 
 
-def reads(none_file, straggler_file, out, dn, factor):
+def reads(none_file, straggler_file, out, dn, factor, rate=None):
     none, strag = json.load(open(none_file)), json.load(open(straggler_file))
     rows = []
     for a, b in zip(none["rows"], strag["rows"]):
@@ -147,8 +147,8 @@ def reads(none_file, straggler_file, out, dn, factor):
               f"{b['ratio_median']:.3f}; POCache with/without straggler "
               f"{b['pocache_median_ms'] / a['pocache_median_ms']:.3f}")
     with open(out, "w") as f:
-        json.dump({"experiment": "reads", "straggler_datanode": dn, "straggler_factor": float(factor),
-                   "rows": rows}, f, indent=1)
+        json.dump({"experiment": "reads", "datanode_rate_mib_s": rate, "straggler_datanode": dn,
+                   "straggler_factor": float(factor), "rows": rows}, f, indent=1)
     print(f"JSON in {out}")
 
 

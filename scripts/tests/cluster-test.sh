@@ -123,6 +123,21 @@ for kind in net cpu; do
 done
 [[ ! -d /sys/fs/cgroup/cpu/pocache ]] || fail "cgroup left behind: /sys/fs/cgroup/cpu/pocache"
 
+# Unshaped DataNodes (the default of `cluster up`): no tbf left on any DataNode's egress,
+# a straggler there is shaped from 800 MiB/s, and reads stay exact.
+"$POCACHE" cluster rate none >/dev/null 2>&1 || fail "cluster rate none"
+for i in 1 2 3; do
+  ! ip netns exec pocache-dn$i tc qdisc show dev pcdn${i}g 2>/dev/null | grep -q tbf \
+    || fail "DataNode $i still shaped after 'cluster rate none'"
+done
+"$POCACHE" cluster straggler on 2 --factor 10 >/dev/null 2>&1 || fail "straggler on (unshaped cluster)"
+ip netns exec pocache-dn2 tc qdisc show dev pcdn2g 2>/dev/null | grep -q tbf \
+  || fail "the straggler of an unshaped cluster is not shaped"
+"$POCACHE" cluster hdfs dfs -cat /data >"$tmp/back" 2>/dev/null
+cmp -s "$tmp/data" "$tmp/back" && ok "unshaped DataNodes: exact bytes, with a straggler at 80 MiB/s" \
+  || fail "other bytes on the unshaped cluster"
+"$POCACHE" cluster rate 64 >/dev/null 2>&1 || fail "cluster rate 64"
+
 # An unmodified MapReduce job on YARN reads through POCache and gets the right answer: its
 # input (3 blocks, cached on write) is read by the map task through POCache, which the
 # Manager counts as hits.

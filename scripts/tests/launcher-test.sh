@@ -44,13 +44,15 @@ expect 2 "test takes no options" "$POCACHE" test --fast
 expect 2 "unknown option --bogus" "$POCACHE" demo --bogus
 expect 2 "--k must be in [2, 32], got 1" "$POCACHE" demo --k 1
 expect 0 "Usage: pocache demo" "$POCACHE" demo --help
-expect 2 "bench needs a target: coder, redis, manager, readers, soak or demo" "$POCACHE" bench
-expect 2 "bench needs a target: coder, redis, manager, readers, soak or demo" "$POCACHE" bench redis-cluster
+expect 2 "bench needs a target: coder, redis, manager, readers, soak, demo or read-cpu" "$POCACHE" bench
+expect 2 "bench needs a target: coder, redis, manager, readers, soak, demo or read-cpu" "$POCACHE" bench redis-cluster
 expect 2 "unknown option --fast" "$POCACHE" bench redis --fast
 expect 2 "unknown option --bogus" "$POCACHE" bench coder --bogus
 expect 2 "--codes entries must be k:m" "$POCACHE" bench coder --codes 4:9
 expect 0 "Usage: pocache bench coder" "$POCACHE" bench coder --help
 expect 2 "bench demo: --runs must be a positive integer, got '0'" "$POCACHE" bench demo --runs 0
+expect 1 "bench read-cpu: --runs must be a positive integer, got '0'" "$POCACHE" bench read-cpu --runs 0
+expect 0 "client CPU (the reading" "$POCACHE" bench read-cpu --help
 expect 2 "Usage: pocache checknative [-a]" "$POCACHE" checknative --bogus
 expect 0 "isal:" "$POCACHE" checknative
 expect 2 "Usage: pocache admin" "$POCACHE" admin

@@ -540,11 +540,20 @@ final class DegradedReader {
 
   /** A streamed read of {@code bytes} of data piece (s, i) took {@code nanos}; {@code late}: parity beat it. */
   void streamed(long s, int i, long bytes, long nanos, boolean late) {
+    streamed(s, i, bytes, nanos, late, false);
+  }
+
+  /**
+   * As above; {@code beatRebuild}: the stream raced a rebuild of the same bytes and won, which
+   * compares the DataNode with its peers (on time by the deadline alone does not: see
+   * {@link SlowSources#served(List, boolean, boolean)}).
+   */
+  void streamed(long s, int i, long bytes, long nanos, boolean late, boolean beatRebuild) {
     List<String> where = locations.of(s, i);
     if (bytes > 0) {
       sources.observed(where, bytes, nanos);
     }
-    sources.served(where, late);
+    sources.served(where, late, beatRebuild);
   }
 
   private static final int DIRECT = -2;

@@ -776,7 +776,7 @@ final class SequentialReader implements Closeable {
                 countSubstripe(false);
                 long block = blockOf(slot.g);
                 lateInRow.remove(block); // on time: the late ones were not in a row
-                rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, false);
+                rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, false, slot.rebuilding);
                 if (slot.rebuilding && rebuiltBlocks.remove(block)) {
                   // The stream beat a rebuild of a block left to parity: its DataNode serves,
                   // the rebuild waited on another. Stream the rest of the block, racing the

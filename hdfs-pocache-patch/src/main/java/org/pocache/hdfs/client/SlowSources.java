@@ -229,6 +229,17 @@ final class SlowSources {
 
   /** The piece held by {@code dataNodes} was read; {@code late}: parity replaced it before it arrived. */
   void served(List<String> dataNodes, boolean late) {
+    served(dataNodes, late, true);
+  }
+
+  /**
+   * The piece held by {@code dataNodes} was read; {@code late}: parity replaced it before it
+   * arrived. {@code againstPeers}: on time was judged against the pieces read beside it (a
+   * proactive read's). On time by an absolute deadline only (a sequential read's subblock,
+   * under a floor of tens of milliseconds) does not overrule the Manager's list: at page-cache
+   * speeds a DataNode ten times slower than its peers still sends a subblock within it.
+   */
+  void served(List<String> dataNodes, boolean late, boolean againstPeers) {
     if (dataNodes.size() != 1) {
       return;
     }
@@ -236,6 +247,8 @@ final class SlowSources {
     boolean listed = stragglers.get().contains(dn);
     if (late) {
       overruled.remove(dn);
+    } else if (listed && !againstPeers) {
+      // no word on the list either way
     } else if (listed) {
       // On time by this client's clock overrules the list only if that clock was also set by
       // another DataNode: a task that streams one block from one DataNode has timed only that
