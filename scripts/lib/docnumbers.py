@@ -224,6 +224,8 @@ def spread(x):
                                                              + sorted(runs)[len(runs) // 2]) / 2
     if len(runs) == 1:
         return "%.2f s" % (med / 1000)
+    if med < 2000:
+        return "%.0f ms (%.0f-%.0f)" % (med, min(runs), max(runs))
     return "%.1f s (%.1f-%.1f)" % (med / 1000, min(runs) / 1000, max(runs) / 1000)
 
 
@@ -391,10 +393,22 @@ def gen_read_cpu(root, name):
 
 def gen_profile_top(root, name, only=None):
     """The first lines of a `bench read-cpu --profile` summary (a text file under docs/results)."""
-    n = 12
-    with open(os.path.join(root, "docs", "results", name)) as f:
-        text = f.read().splitlines()
-    return ["```"] + text[:n] + ["```"]
+    n = 8
+    path = os.path.join(root, "docs", "results", name)
+    try:
+        with open(path) as f:
+            text = f.read().splitlines()
+    except OSError as e:
+        raise DocError("cannot read %s: %s" % (path, e.strerror))
+    out, taken = [], 0
+    for line in text[1:]:
+        if not line.startswith(" "):
+            out.append(line)  # a section's heading
+            taken = 0
+        elif taken < n:
+            out.append(line)
+            taken += 1
+    return ["```"] + out + ["```"]
 
 
 GENERATORS = {"read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,

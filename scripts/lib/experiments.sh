@@ -967,7 +967,9 @@ bc_profiles() { # phase, dir, work, classpath, rounds
   [[ $phase == none ]] && patterns+=(write)
   for mode in stock pocache; do
     for pat in "${patterns[@]}"; do
-      say "bench read-cpu: $phase: profiling $mode, $pat (${agent:+async-profiler}${agent:-JFR})"
+      local tool=JFR
+      [[ -n $agent ]] && tool=async-profiler
+      say "bench read-cpu: $phase: profiling $mode, $pat ($tool)"
       if [[ -n $agent ]]; then
         prof="$work/$phase-$mode-$pat.collapsed"
         opts=(-agentpath:"$agent"=start,event=itimer,interval=1ms,file="$prof",collapsed)
