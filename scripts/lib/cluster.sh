@@ -27,8 +27,8 @@ CL_MANAGER_PORT=8047
 CL_REDIS_PORT=6380
 CL_NET=10.77
 CL_CGROUP=/sys/fs/cgroup/cpu/pocache
-# What one unshaped DataNode serves one reader here (MiB/s, from the page cache, on this
-# 2-core machine): the base a net straggler's rate is divided from when --rate is none.
+# The nominal rate (MiB/s) an unshaped DataNode counts as: what a net straggler's rate is
+# divided from when --rate is none (an unshaped DataNode serves from the page cache).
 CL_UNSHAPED_MIBS=800
 
 cl_settings() { cat "$CLUSTER_DIR/cluster.env" 2>/dev/null || true; }

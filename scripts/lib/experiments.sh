@@ -1024,6 +1024,13 @@ HELP
   [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "bench read-cpu: --runs must be a positive integer, got '$runs'"
   [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "bench read-cpu: --rounds must be a positive integer, got '$rounds'"
   [[ "$write" =~ ^[0-9]+$ ]] || die "bench read-cpu: --write-mib must be a whole number of MiB, got '$write'"
+  [[ "$factor" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "bench read-cpu: --factor must be a number, got '$factor'"
+  [[ "$straggler" == auto || "$straggler" =~ ^[1-9][0-9]*$ ]] \
+    || die "bench read-cpu: --straggler must be a DataNode number or auto, got '$straggler'"
+  local p
+  for p in ${phases//,/ }; do
+    [[ $p == none || $p == straggler ]] || die "bench read-cpu: --phases takes none and/or straggler, got '$p'"
+  done
   ex_require_cluster
   local work="$CLUSTER_DIR/results/read-cpu"
   rm -rf "$work"; mkdir -p "$work"

@@ -53,6 +53,7 @@ expect 0 "Usage: pocache bench coder" "$POCACHE" bench coder --help
 expect 2 "bench demo: --runs must be a positive integer, got '0'" "$POCACHE" bench demo --runs 0
 expect 1 "bench read-cpu: --runs must be a positive integer, got '0'" "$POCACHE" bench read-cpu --runs 0
 expect 0 "client CPU (the reading" "$POCACHE" bench read-cpu --help
+expect 1 "bench read-cpu: --phases takes none and/or straggler, got 'slow'" "$POCACHE" bench read-cpu --phases none,slow
 expect 2 "Usage: pocache checknative [-a]" "$POCACHE" checknative --bogus
 expect 0 "isal:" "$POCACHE" checknative
 expect 2 "Usage: pocache admin" "$POCACHE" admin

@@ -79,31 +79,31 @@ public final class ReadCpu {
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mode":
-          mode = args[++i];
+          mode = value(args, ++i);
           break;
         case "--dir":
-          dirs.add(args[++i]);
+          dirs.add(value(args, ++i));
           break;
         case "--patterns":
-          patterns = Arrays.asList(args[++i].split(","));
+          patterns = Arrays.asList(value(args, ++i).split(","));
           break;
         case "--rounds":
-          rounds = Integer.parseInt(args[++i]);
+          rounds = (int) number(args, ++i);
           break;
         case "--warmup":
-          warmup = Integer.parseInt(args[++i]);
+          warmup = (int) number(args, ++i);
           break;
         case "--min-mib":
-          minBytes = Long.parseLong(args[++i]) << 20;
+          minBytes = number(args, ++i) << 20;
           break;
         case "--write-mib":
-          writeMib = Integer.parseInt(args[++i]);
+          writeMib = (int) number(args, ++i);
           break;
         case "--write-dir":
-          writeDir = args[++i];
+          writeDir = value(args, ++i);
           break;
         case "--json":
-          json = args[++i];
+          json = value(args, ++i);
           break;
         default:
           usage("unknown option '" + args[i] + "'");
@@ -114,6 +114,9 @@ public final class ReadCpu {
     }
     if (rounds < 1) {
       usage("--rounds must be at least 1, got " + rounds);
+    }
+    if (minBytes < 1) {
+      usage("--min-mib must be at least 1, got " + (minBytes >> 20));
     }
     for (String p : patterns) {
       if (!Arrays.asList("seq4k", "seq64k", "seq1m", "bytebuffer", "pread", "pread4m").contains(p)) {
@@ -319,6 +322,29 @@ public final class ReadCpu {
           throw new IllegalArgumentException(pattern);
       }
     }
+  }
+
+  /** The value after option {@code args[i - 1]}; a usage error if there is none. */
+  private static String value(String[] args, int i) {
+    if (i >= args.length) {
+      usage(args[i - 1] + " needs a value");
+    }
+    return args[i];
+  }
+
+  /** The whole number (at least 0) after option {@code args[i - 1]}; a usage error otherwise. */
+  private static long number(String[] args, int i) {
+    String v = value(args, i);
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 0 && n <= Integer.MAX_VALUE) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    usage(args[i - 1] + " takes a whole number, got '" + v + "'");
+    return 0;
   }
 
   private static void usage(String why) {

@@ -513,15 +513,15 @@ final class DegradedReader {
     return !slow.isEmpty() && !input.isEmpty() && slow.containsAll(input);
   }
 
-  /**
-   * Whether to leave data piece (s, i) to parity from its first byte: its DataNodes are
-   * listed, or were late for this client (see {@link SlowSources#skip}).
-   */
   /** Whether any DataNode is suspect for this client (listed, late in its reads, or backlogged). */
   boolean anySuspect() {
     return sources.judging();
   }
 
+  /**
+   * Whether to leave data piece (s, i) to parity from its first byte: its DataNodes are
+   * listed, or were late for this client (see {@link SlowSources#skip}).
+   */
   boolean leaveToParity(long s, int i) {
     return sources.skip(locations.of(s, i));
   }

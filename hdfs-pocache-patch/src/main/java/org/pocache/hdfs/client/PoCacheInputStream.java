@@ -159,14 +159,14 @@ final class PoCacheInputStream extends FSInputStream
 
   private void readParts(List<long[]> covered, long position, byte[] buffer, int offset, int length)
       throws IOException {
+    if (covered.isEmpty() && degraded.readPlain(position, buffer, offset, length)) {
+      return; // nothing suspect: HDFS's own read, timed
+    }
     // Parts of subblocks outside the covered substripes: degraded reads of a cached
     // stripe of a replicated file (raced by a rebuild when late), else plain preads.
     java.util.Set<Long> whole = new java.util.HashSet<>();
     for (long[] ss : covered) {
       whole.add(ss[0] << 32 | ss[1]);
-    }
-    if (covered.isEmpty() && degraded.readPlain(position, buffer, offset, length)) {
-      return; // nothing suspect: HDFS's own read, timed
     }
     ProactiveReader.Outcome mine = new ProactiveReader.Outcome();
     try {

@@ -247,16 +247,14 @@ final class SlowSources {
     boolean listed = stragglers.get().contains(dn);
     if (late) {
       overruled.remove(dn);
-    } else if (listed && !againstPeers) {
-      // no word on the list either way
-    } else if (listed) {
+    } else if (listed && againstPeers) {
       // On time by this client's clock overrules the list only if that clock was also set by
       // another DataNode: a task that streams one block from one DataNode has timed only that
       // DataNode, and its pace, a straggler's included, is all the task knows as on time.
       if (onTimeUnlisted.size() > 1 || !onTimeUnlisted.isEmpty() && !onTimeUnlisted.contains(dn)) {
         overruled.add(dn);
       }
-    } else {
+    } else if (!listed) {
       onTimeUnlisted.add(dn);
     }
     History h = histories.get(dn);

@@ -20,9 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Shared arrays of zeros, one per length, for the virtual data pieces of a short file's
- * stripe (blocks past the file's end): decoders only read them. Filling a pooled array
- * with zeros for every substripe cost a read of a one-block file a quarter of its CPU.
- * Nobody may write into an array from here.
+ * stripe (blocks past the file's end): decoders only read them. A pooled array filled
+ * with zeros instead cost a read of a one-block file k - 1 subblocks of zeroing for every
+ * subblock it read. Nobody may write into an array from here.
  */
 final class Zeros {
   /** Lengths kept at most (a reader uses a handful: the subblock times the runs it fetches). */
