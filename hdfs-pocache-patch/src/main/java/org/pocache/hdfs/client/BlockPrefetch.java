@@ -138,6 +138,8 @@ final class BlockPrefetch implements Closeable {
   private final LongConsumer uncount;
   /** Whether the block starting at this offset is left to parity (not fetched). */
   private final LongPredicate leftToParity;
+  /** Where a stopped read-ahead is said, once. */
+  private final Warnings warnings;
   private final Object lock = new Object();
   /** Fetches by block number. @GuardedBy("lock") */
   private final Map<Long, Fetch> fetches = new HashMap<>();
@@ -156,9 +158,11 @@ final class BlockPrefetch implements Closeable {
    *     of its last record past its split), and fetches are timed per subblock
    * @param uncount takes bytes read by a fetch thread off that thread's FileSystem statistics
    * @param timer takes each whole subblock fetched and how long its reads took
+   * @param warnings where a stopped read-ahead is said
    */
   BlockPrefetch(SequentialReader.Opener opener, long blockSize, long fileLength, int maxAhead, int subblock,
-      Budget budget, BufferPool buffers, LongConsumer uncount, LongPredicate leftToParity, SubblockTimer timer) {
+      Budget budget, BufferPool buffers, LongConsumer uncount, LongPredicate leftToParity, SubblockTimer timer,
+      Warnings warnings) {
     this.opener = opener;
     this.blockSize = blockSize;
     this.fileLength = fileLength;
@@ -169,6 +173,7 @@ final class BlockPrefetch implements Closeable {
     this.buffers = buffers;
     this.uncount = uncount;
     this.leftToParity = leftToParity;
+    this.warnings = warnings;
   }
 
   /**
@@ -344,7 +349,7 @@ final class BlockPrefetch implements Closeable {
     } catch (IOException e) {
       LOG.debug("prefetch of block {} stopped: {}", f.block, e.toString()); // the caller reads it itself
     } catch (RuntimeException | LinkageError e) {
-      PoCacheFileSystem.warnOnce("POCache's read-ahead of whole blocks stopped", e);
+      warnings.once("POCache's read-ahead of whole blocks stopped", e);
     } finally {
       if (in != null) {
         try {

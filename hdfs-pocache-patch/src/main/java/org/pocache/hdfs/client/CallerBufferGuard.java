@@ -15,6 +15,8 @@
  */
 package org.pocache.hdfs.client;
 
+import org.pocache.hdfs.client.read.Piece;
+
 /**
  * Keeps reads that finish after a positional read returned out of the caller's
  * buffer: a read copies its piece in only between {@link #beginCopy} and

@@ -80,6 +80,8 @@ final class DirectBlockReads {
   private final int rowBytes;
   private final boolean viaHostname;
   private final AtomicLong fellBack;
+  /** Where a fallback from direct reads is said, once. */
+  private final Warnings warnings;
   /** DataNodes (transfer addresses) a direct read failed on: left to HDFS for this stream. */
   private final Set<String> failed = ConcurrentHashMap.newKeySet();
   private volatile List<LocatedBlock> blocks;
@@ -91,9 +93,10 @@ final class DirectBlockReads {
    * @param fallback positional reads of {@code in} (as the readers count them)
    * @param striped whether the file is erasure-coded; then {@code cellSize} is its cell
    * @param fellBack counts reads left to {@code fallback} after a direct read was tried or ruled out
+   * @param warnings where a fallback from direct reads is said
    */
   DirectBlockReads(DFSInputStream in, PositionedReadable fallback, StripeLayout layout, boolean striped, int k,
-      int cellSize, boolean viaHostname, AtomicLong fellBack) {
+      int cellSize, boolean viaHostname, AtomicLong fellBack, Warnings warnings) {
     if (striped && layout.subblockSize() != cellSize) {
       throw new IllegalArgumentException("an erasure-coded file's subblock must be its cell: cell " + cellSize
           + ", subblock " + layout.subblockSize());
@@ -106,6 +109,7 @@ final class DirectBlockReads {
     this.rowBytes = layout.subblockSize();
     this.viaHostname = viaHostname;
     this.fellBack = fellBack;
+    this.warnings = warnings;
   }
 
   /** Whether a piece of several rows is one range of an internal block (else of the file). */
@@ -164,7 +168,7 @@ final class DirectBlockReads {
         }
       } catch (LinkageError e) {
         mismatched = true; // a class or method of another shape: no direct reads in this JVM
-        PoCacheFileSystem.warnOnce(PoCacheFileSystem.MISMATCHED_JAR, e);
+        warnings.once(PoCacheFileSystem.MISMATCHED_JAR, e);
       }
     }
     fellBack.incrementAndGet();
@@ -227,7 +231,7 @@ final class DirectBlockReads {
         failed.add(addr);
       }
       blocks = null; // locations or tokens may have changed: HDFS's reads refetch them
-      PoCacheFileSystem.warnOnce(striped
+      warnings.once(striped
           ? "A read of an erasure-coded file's internal block failed; such reads go through HDFS's striped"
               + " stream, cell by cell, for the rest of the stream"
           : "A direct read of a block failed; reads from its DataNode go through HDFS's positional read for"
@@ -338,7 +342,7 @@ final class DirectBlockReads {
       m.setAccessible(true);
       return m;
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      PoCacheFileSystem.warnOnce("This Hadoop's DFSInputStream cannot read an internal block's range; erasure-coded"
+      Warnings.CLIENT.once("This Hadoop's DFSInputStream cannot read an internal block's range; erasure-coded"
           + " files' pieces are read by HDFS's striped stream, cell by cell", e);
       return null;
     }

@@ -17,6 +17,7 @@ package org.pocache.hdfs.client;
 
 import java.util.List;
 import java.util.function.IntFunction;
+import org.pocache.hdfs.client.read.FetchEngine;
 
 /**
  * Tells {@link SlowSources} how each piece of a fetch was served. A piece that was
@@ -30,7 +31,7 @@ import java.util.function.IntFunction;
  */
 final class LatenessJudge {
   /** A decoded piece whose read took this many times its peers' time was late, not just last. */
-  static final double LATE_FACTOR = 1.5;
+  static final double LATE_FACTOR = FetchEngine.LATE_FACTOR;
 
   private final SlowSources sources;
   private final IntFunction<List<String>> where;
@@ -68,24 +69,6 @@ final class LatenessJudge {
     endedAt = new long[pieces];
     judgeLater = new boolean[pieces];
     backlogged = new Runnable[pieces];
-  }
-
-  /**
-   * When the read of a decoded piece, still running at {@code now}, should stop: once it
-   * is late ({@link #LATE_FACTOR} times the peers' time since {@code born}), or at
-   * {@code now} already if at its pace so far it cannot end before that. Its pace: it
-   * started at {@code startedAt} and has fewer than {@code rowsIn + 1} of its {@code rows}
-   * rows in. A run of one row gives no pace, and waits for the lateness.
-   */
-  static long stopAt(long born, long peersAt, long startedAt, int rowsIn, int rows, long now) {
-    long lateAt = born + (long) (LATE_FACTOR * Math.max(1, peersAt - born));
-    if (rows > 1 && startedAt != 0 && rowsIn < rows && now > startedAt) {
-      double earliestEnd = startedAt + (double) (now - startedAt) * rows / (rowsIn + 1);
-      if (earliestEnd >= lateAt) {
-        return now;
-      }
-    }
-    return lateAt;
   }
 
   /** The read of piece i ended at {@code atNanos} ({@code ok}: with its bytes). */

@@ -654,7 +654,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       if (DirectBlockReads.available()) {
         boolean striped = d.getLayout() == ParityDescriptor.Layout.STRIPED;
         direct = new DirectBlockReads(in, uncounted, layout, striped, d.getK(), d.getCellSize(),
-            getClient().getConf().isConnectToDnViaHostname(), striped ? cellFallbacks : rangeFallbacks);
+            getClient().getConf().isConnectToDnViaHostname(), striped ? cellFallbacks : rangeFallbacks, warnings);
       }
     } catch (LinkageError e) {
       warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
@@ -692,12 +692,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
               if (stats != null) {
                 stats.incrementBytesRead(-n);
               }
-            }, seq::leftToParity, seq::fetchedAhead);
+            }, seq::leftToParity, seq::fetchedAhead, warnings);
       }
     }
     proactiveOpens.incrementAndGet();
     return new PoCacheDataInputStream(in, new PoCacheInputStream(in, reader, degraded, sequential, prefetch,
-        uncounted, statistics, outcome, o -> report(d, o)));
+        uncounted, statistics, outcome, o -> report(d, o), warnings));
   }
 
   /**
@@ -730,15 +730,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   }
 
   /** Logs a fall-back to plain HDFS at WARN the first time one of its kind happens in this JVM, else at DEBUG. */
-  static void warnOnce(String what, Throwable why) {
-    if (WARNED.add(what)) {
-      LOG.warn("{} (reads stay correct; further occurrences are logged at DEBUG): {}", what, why.toString());
-    } else {
-      LOG.debug("{}: {}", what, why.toString());
-    }
+  private void warnOnce(String what, Throwable why) {
+    warnings.once(what, why);
   }
 
-  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+  /** Where fallbacks are said, once each; handed down to the streams and readers. */
+  private final Warnings warnings = Warnings.CLIENT;
   /** What a LinkageError from POCache's own code means, and what to do about it. */
   static final String MISMATCHED_JAR = "POCache's classes do not fit this Hadoop client (a class or method is"
       + " missing or of another shape: install the drop-in jar built for this Hadoop line); files are read and"

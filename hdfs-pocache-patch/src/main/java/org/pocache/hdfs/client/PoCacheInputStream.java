@@ -99,10 +99,13 @@ final class PoCacheInputStream extends FSInputStream
   private final ProactiveReader.Outcome outcome;
   private final Consumer<ProactiveReader.Outcome> onClose;
   private boolean closed;
+  /** Where this stream's fallbacks are said, once each. */
+  private final Warnings warnings;
 
   PoCacheInputStream(DFSInputStream in, ProactiveReader proactive, DegradedReader degraded,
       SequentialReader sequential, BlockPrefetch prefetch, PositionedReadable uncounted,
-      FileSystem.Statistics stats, ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose) {
+      FileSystem.Statistics stats, ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose,
+      Warnings warnings) {
     this.in = in;
     this.proactive = proactive;
     this.degraded = degraded;
@@ -115,6 +118,7 @@ final class PoCacheInputStream extends FSInputStream
     this.fileLength = in.getFileLength();
     this.blockSize = proactive.layout().blockSize();
     this.onClose = onClose;
+    this.warnings = warnings;
   }
 
   // --- positional reads: proactive where whole substripes are covered ---------------
@@ -398,7 +402,7 @@ final class PoCacheInputStream extends FSInputStream
       outcome.cacheErrorSeen();
       prefetch.close();
       prefetch = null;
-      PoCacheFileSystem.warnOnce("POCache's read-ahead of whole blocks stopped", e);
+      warnings.once("POCache's read-ahead of whole blocks stopped", e);
       return 0;
     }
     if (n > 0) {
@@ -440,7 +444,7 @@ final class PoCacheInputStream extends FSInputStream
     }
     s.close();
     in.seek(pos);
-    PoCacheFileSystem.warnOnce("POCache's sequential reads fell back to HDFS's stream", why);
+    warnings.once("POCache's sequential reads fell back to HDFS's stream", why);
   }
 
   /** Bytes handed to the caller count in the caller thread's FileSystem statistics, as HDFS's would. */

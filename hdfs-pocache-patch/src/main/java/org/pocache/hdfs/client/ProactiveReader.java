@@ -16,16 +16,13 @@
 package org.pocache.hdfs.client;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
@@ -33,6 +30,14 @@ import org.pocache.cache.ParityProtection;
 import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.coder.layout.StripeLayout;
+import org.pocache.hdfs.client.read.Clock;
+import org.pocache.hdfs.client.read.FetchEngine;
+import org.pocache.hdfs.client.read.FetchEvent;
+import org.pocache.hdfs.client.read.FetchEvents;
+import org.pocache.hdfs.client.read.FetchIo;
+import org.pocache.hdfs.client.read.FetchSettings;
+import org.pocache.hdfs.client.read.Piece;
+import org.pocache.hdfs.client.read.PieceSources;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,9 +64,9 @@ import org.slf4j.LoggerFactory;
  * down) only means waiting for the data pieces, as vanilla HDFS would; a data piece
  * that fails (a dead DataNode) is decoded from parity when parity is there.
  *
- * <p><b>Size.</b> Long because Fetch is the read path's one state machine; its parts
- * that stand alone are classes of their own (Piece, CallerBufferGuard, LatenessJudge,
- * DecodeCost).
+ * <p>What each fetch decides (what to read, when to ask for the parity, when to decode,
+ * when a late read stops) is its {@link FetchEngine}'s; this class lays out the runs of
+ * substripes and carries the decisions out: the reads, the GET, decoding and copying.
  */
 final class ProactiveReader {
   /** At DEBUG, one line per fetch: when each piece and the parity arrived, what was skipped and decoded. */
@@ -129,18 +134,6 @@ final class ProactiveReader {
     }
   }
 
-  /**
-   * Put in a fetch's queue of finished reads when a read of several rows has its first
-   * row: the piece's pace is known then, before the rest of the run arrives.
-   */
-  private static final Future<Integer> FIRST_ROW = java.util.concurrent.CompletableFuture.completedFuture(-2);
-
-  /**
-   * Put in a fetch's queue when a direct read has another whole row of its run in and the
-   * parity is in: the rows up to m pieces lack are decoded as the others' come.
-   */
-  private static final Future<Integer> ROWS_IN = java.util.concurrent.CompletableFuture.completedFuture(-3);
-
   /** How often a fetch looks again at the backlog of a DataNode whose piece it holds. */
   static final long HELD_RECHECK_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -160,6 +153,8 @@ final class ProactiveReader {
   /** Whether every fetch asks for its parity with the data, suspect DataNode or not. */
   private final boolean proactiveAlways;
   private final long minDeadlineNanos;
+  private final FetchSettings settings;
+  private final Clock clock;
   /** Length of every pooled piece array: a substripe's pieces never exceed a subblock. */
   private final int pieceBytes;
   /** Parity pieces of each substripe a fetch asks for ({@link #askedParity}); 0: all m. */
@@ -179,6 +174,8 @@ final class ProactiveReader {
     this.inflight = inflight;
     this.proactiveAlways = ctx.proactiveAlways;
     this.minDeadlineNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(ctx.minDeadlineMillis);
+    this.settings = new FetchSettings(minDeadlineNanos, HELD_RECHECK_NANOS, ctx.proactiveAlways);
+    this.clock = ctx.clock;
     this.pieceBytes = layout.subblockSize();
     this.parityPieces = ctx.parityPieces;
   }
@@ -312,15 +309,15 @@ final class ProactiveReader {
 
   /**
    * A run of {@code count} consecutive substripes in flight: one read per data piece
-   * (none for a slow source left to parity) and one GET of all their parity. Piece i's
-   * array holds substripe j0 + c at offset c * S. A data read copies its piece into
-   * the caller's buffer as soon as it arrives, so only pieces decoded are copied on
-   * the caller's time; pieces arriving together copy at once, each to its own range.
-   * Closing the fetch shuts its {@link CallerBufferGuard}, so after it no read touches
-   * the caller's buffer again. Each piece has one {@link Piece.State}, changed only by
-   * the thread completing the fetch.
+   * (none for a slow source left to parity) and one GET of all their parity; what to
+   * read, when to ask for the parity and when to decode is its {@link FetchEngine}'s to
+   * decide, and this class carries it out. Piece i's array holds substripe j0 + c at
+   * offset c * S. A data read copies its piece into the caller's buffer as soon as it
+   * arrives, so only pieces decoded are copied on the caller's time; pieces arriving
+   * together copy at once, each to its own range. Closing the fetch shuts its
+   * {@link CallerBufferGuard}, so after it no read touches the caller's buffer again.
    */
-  private final class Fetch {
+  private final class Fetch implements FetchIo, PieceSources {
     final long s;
     final int j0;
     final int count;
@@ -330,42 +327,19 @@ final class ProactiveReader {
     final int[][] stored;
     final Leases leases = new Leases(buffers);
     final Piece[] pieces;
-    /** Finished reads and GETs, and {@link #FIRST_ROW} marks. */
-    final java.util.concurrent.BlockingQueue<Future<Integer>> finished =
-        new java.util.concurrent.LinkedBlockingQueue<>();
-    final CompletionService<Integer> done = new ExecutorCompletionService<>(pool, finished);
-    final long born = System.nanoTime();
+    /** What the reads and the GET report, for the engine. */
+    final LinkedBlockingQueue<FetchEvent> events = new LinkedBlockingQueue<>();
     final CallerBufferGuard guard = new CallerBufferGuard();
     final LatenessJudge judge;
-    /** When the last data piece taken so far arrived, if any has. */
-    long lastArrival;
-    boolean anyArrived;
-    /**
-     * Pieces whose pace is known: their run's first row is in (or, read whole at once,
-     * they arrived). When the last such was known, if any is. A piece still without its
-     * first row well after its peers had theirs lags, and a run of rows need not wait
-     * for its whole length to tell.
-     */
-    final boolean[] paced;
+    final FetchEngine engine;
     /** Whether reads report their run's first row (direct reads of several rows). */
     final boolean firstRows;
-    long lastPaced;
-    boolean anyPaced;
-    /** The parity GET; null until requested. */
-    Future<Integer> parityGet;
-    /** Whether the GET was not started with the data reads (no DataNode was suspect). */
-    boolean parityDeferred;
-    /** When the GET was started (System.nanoTime), 0 before. */
-    long parityRequestedAt;
-    /** When the parity GET ended (System.nanoTime), 0 before; for the trace. */
+    /** When the parity GET ended, 0 before; for the trace. */
     volatile long parityAt;
-    /** Why each piece was left to parity from the start (listed, backlog, history), or null; for the trace. */
-    final String[] skippedFor;
-    /** When the pieces in hand first sufficed, when the decode started and ended; 0 if not; for the trace. */
+    /** When decoding proper started (after any opening of the parity), and the decode's span; for the trace. */
+    long codingFrom;
     long decodeFrom;
     long decodeTo;
-    /** When decoding proper started, after any opening of the parity. */
-    long codingFrom;
     /**
      * Decoding ahead: the rows up to m pieces lack (left to parity, failed or lagging)
      * rebuilt while the other pieces' later rows are still on their way, so that once the
@@ -383,16 +357,14 @@ final class ProactiveReader {
     boolean aheadUsed;
     /** Bytes the final decode rebuilt (not those decoded ahead). */
     long finalDecodeBytes;
-    /** What the completing thread took, in order; only at DEBUG. */
-    final StringBuilder taken = LOG.isDebugEnabled() ? new StringBuilder() : null;
-    /** Reads and the GET not yet taken from {@link #done}. */
-    int outstanding;
     /** Parity value r of substripe j0 + c at c * m + r. */
     volatile ParityValue[] parity;
     /** Whether the parity task already opened (if protected) and unpacked the values; set before {@link #parity}. */
     volatile boolean unpacked;
     /** Parity r of the whole run, substripe j0 + c at offset c * S; filled by the GET when every value is usable. */
     final byte[][] parityBytes;
+    /** Where parity and decode problems are told (the read's outcome), while the fetch completes. */
+    Outcome outcome;
     /** The caller's buffer: buf[off] is file offset pos; written only inside {@link #guard}. */
     private final long pos;
     private final byte[] buf;
@@ -417,88 +389,91 @@ final class ProactiveReader {
           total[i] += stored[c][i];
         }
       }
-      judge = new LatenessJudge(sources, k, i -> locations.of(s, i), born, minDeadlineNanos / 2);
-      pieces = new Piece[k];
-      paced = new boolean[k];
       firstRows = direct != null && count > 1;
+      // Arrays are lent to a read or the GET only when the engine starts it.
       parityBytes = new byte[m][];
       for (int r = 0; r < m; r++) {
-        parityBytes[r] = leases.forTask(count * pieceBytes);
+        parityBytes[r] = leases.scratch(count * pieceBytes);
       }
-      // A piece is left to parity on this client's history's word, or on the Manager's
-      // list's, only while a parity piece stays spare for a DataNode nobody suspects yet:
-      // with m = 1 either word alone is not enough, since when it is wrong (the straggler
-      // moved on) and another piece is slow, the read waits for one of the two. Such a piece
-      // is read, with the parity asked for at once, and its read stops as soon as it is
-      // late. The two words together (listed, and late in this client's own last reads),
-      // and a backlog of abandoned reads (the DataNode has not answered the reads it has),
-      // may take all m.
-      // A backlogged DataNode's piece is held: read as soon as the backlog shrinks, if
-      // the fetch is not complete by then.
-      boolean judging = sources.judging();
-      boolean[] skipNow = new boolean[k];
-      boolean[] holdNow = new boolean[k];
-      skippedFor = new String[k];
-      int skips = 0;
-      for (int i = 0; i < k; i++) {
-        if (total[i] > 0 && judging) {
-          List<String> where = locations.of(s, i);
-          boolean backlogged = sources.backlogged(where);
-          boolean listed = sources.listedAll(where);
-          int budget = backlogged || listed && sources.lateByOwnReads(where) ? m : m - 1;
-          if (skips < budget && sources.skip(where)) {
-            skipNow[i] = true;
-            skippedFor[i] = backlogged ? "backlog" : listed ? "listed" : "history";
-            holdNow[i] = backlogged;
-            skips++;
-          }
-        }
-      }
-      // Without a suspect DataNode the parity is fetched only once a data piece lags
-      // behind its peers (unless every read is to fetch it: dfs.pocache.read.proactive).
-      // While some DataNode is suspect it comes with the data, and protected values are
-      // opened in the background, since a decode is likely.
-      if (judging || proactiveAlways) {
-        requestParity(judging);
-      } else {
-        for (byte[] b : parityBytes) {
-          leases.written(b); // no GET writes into them unless requested
-        }
-        parityDeferred = true;
-      }
+      pieces = new Piece[k];
       for (int i = 0; i < k; i++) {
         if (total[i] > 0) {
-          byte[] b = leases.forTask(count * pieceBytes);
+          byte[] b = leases.scratch(count * pieceBytes);
           zeroPastStored(b, i); // the virtual zeros of a short piece
-          pieces[i] = new Piece(i, total[i], b, Piece.State.SKIPPED);
-          if (skipNow[i]) {
-            leases.written(b); // no read writes into it unless started later
-            if (holdNow[i]) {
-              pieces[i].hold();
-            }
-          } else {
-            startRead(pieces[i], false);
-          }
+          pieces[i] = new Piece(i, total[i], b, Piece.State.SKIPPED, clock);
         } else {
           // Nothing stored (a short file's stripe): the decoder reads zeros, never writes them.
-          pieces[i] = new Piece(i, 0, Zeros.of(count * pieceBytes), Piece.State.VIRTUAL_ZERO);
+          pieces[i] = new Piece(i, 0, Zeros.of(count * pieceBytes), Piece.State.VIRTUAL_ZERO, clock);
         }
       }
+      FetchEvents queue = new FetchEvents() {
+        @Override
+        public FetchEvent take() throws InterruptedException {
+          return events.take();
+        }
+
+        @Override
+        public FetchEvent poll(long nanos) throws InterruptedException {
+          return nanos <= 0 ? events.poll() : events.poll(nanos, TimeUnit.NANOSECONDS);
+        }
+      };
+      engine = new FetchEngine(pieces, m, count, firstRows, settings, clock, this, this, queue, LOG.isDebugEnabled());
+      judge = new LatenessJudge(sources, k, i -> locations.of(s, i), engine.born(), minDeadlineNanos / 2);
+      engine.start();
     }
 
-    /**
-     * Starts the GET of the run's parity; {@code openNow}: open protected values in
-     * the background too (a decode is likely).
-     */
-    private void requestParity(boolean openNow) {
-      if (parityDeferred) {
-        for (byte[] b : parityBytes) {
-          leases.lend(b);
-        }
+    // PieceSources: the DataNodes of piece i, as SlowSources knows them.
+
+    @Override
+    public boolean judging() {
+      return sources.judging();
+    }
+
+    @Override
+    public boolean backlogged(int i) {
+      return sources.backlogged(locations.of(s, i));
+    }
+
+    @Override
+    public boolean listed(int i) {
+      return sources.listedAll(locations.of(s, i));
+    }
+
+    @Override
+    public boolean lateByOwnReads(int i) {
+      return sources.lateByOwnReads(locations.of(s, i));
+    }
+
+    @Override
+    public boolean skipAdvised(int i) {
+      return sources.skip(locations.of(s, i));
+    }
+
+    @Override
+    public boolean suspect(int i) {
+      return sources.suspect(locations.of(s, i));
+    }
+
+    @Override
+    public void onTime(int i) {
+      judge.onTime(i);
+    }
+
+    @Override
+    public void decoded(int i, long peersAt) {
+      judge.decoded(i, peersAt);
+    }
+
+    // FetchIo: the engine's decisions carried out.
+
+    @Override
+    public void requestParity(boolean openNow) {
+      for (byte[] b : parityBytes) {
+        leases.lend(b);
       }
-      parityRequestedAt = System.nanoTime();
       int m = askedParity();
-      parityGet = done.submit(() -> {
+      pool.execute(() -> {
+        FetchEvent end = FetchEvent.PARITY_IN;
         try {
           List<ParityKey> keys = new ArrayList<>(count * m);
           for (int c = 0; c < count; c++) {
@@ -525,15 +500,27 @@ final class ProactiveReader {
             }
           }
           parity = values;
+        } catch (Throwable t) {
+          end = FetchEvent.parityFailed(t);
         } finally {
-          parityAt = System.nanoTime();
+          parityAt = clock.nanoTime();
           for (byte[] b : parityBytes) {
             leases.written(b);
           }
         }
-        return -1;
+        events.offer(end);
       });
-      outstanding++;
+    }
+
+    @Override
+    public void parityFailed(Throwable c) {
+      outcome.parityCorrupt |= c instanceof org.pocache.cache.CorruptParityException;
+      outcome.cacheError |= !(c instanceof org.pocache.cache.CorruptParityException);
+    }
+
+    @Override
+    public long expectedDecodeNanos(long bytes) {
+      return DecodeCost.expectedNanos(bytes);
     }
 
     private void zeroPastStored(byte[] b, int i) {
@@ -544,251 +531,101 @@ final class ProactiveReader {
       }
     }
 
-    /** Starts piece p's read; {@code wasSkipped}: its array was set aside and goes back to a read after all. */
-    private void startRead(Piece p, boolean wasSkipped) {
+    @Override
+    public void startRead(Piece p) {
       int i = p.index;
-      int n = p.bytes;
       long at = layout.fileOffset(s, j0, i, 0);
       byte[] b = p.array();
-      if (wasSkipped) {
-        leases.lend(b);
-      }
-      p.reading(done.submit(() -> {
-        boolean ok = false;
-        Runnable inFlight = sources.reading(locations.of(s, i), n);
-        // Bytes of b already in the caller's buffer: a direct read passes them on as they come,
-        // so that only its last bytes are copied after it ends.
-        int[] streamed = {0};
+      leases.lend(b);
+      pool.execute(() -> {
+        FetchEvent end;
         try {
-          long t0 = System.nanoTime();
-          try {
-            if (direct != null) {
-              direct.read(s, j0, i, b, n, new DirectBlockReads.Watch() {
-                @Override
-                public void arrived(int from, int to) {
-                  if (from == streamed[0] && guard.beginCopy()) {
-                    try {
-                      copyOut(i, b, from, to);
-                      streamed[0] = to;
-                    } finally {
-                      guard.endCopy();
-                    }
-                  }
-                  // Every row but the last is whole: rows below to / S are in. Told only once the
-                  // parity is in: the fetch looks at the rows in when the parity arrives anyway.
-                  if (p.rowsIn(Math.min(count - 1, to / pieceBytes)) && parity != null) {
-                    finished.offer(ROWS_IN);
+          readPiece(p, at, b);
+          end = FetchEvent.arrived(i);
+        } catch (Throwable t) {
+          end = FetchEvent.failed(i, t);
+        }
+        events.offer(end);
+      });
+    }
+
+    /** On a pool thread: reads piece p into b, passing its rows into the caller's buffer as they come. */
+    private void readPiece(Piece p, long at, byte[] b) throws IOException {
+      int i = p.index;
+      int n = p.bytes;
+      boolean ok = false;
+      Runnable inFlight = sources.reading(locations.of(s, i), n);
+      // Bytes of b already in the caller's buffer: a direct read passes them on as they come,
+      // so that only its last bytes are copied after it ends.
+      int[] streamed = {0};
+      try {
+        long t0 = clock.nanoTime();
+        try {
+          if (direct != null) {
+            direct.read(s, j0, i, b, n, new DirectBlockReads.Watch() {
+              @Override
+              public void arrived(int from, int to) {
+                if (from == streamed[0] && guard.beginCopy()) {
+                  try {
+                    copyOut(i, b, from, to);
+                    streamed[0] = to;
+                  } finally {
+                    guard.endCopy();
                   }
                 }
-
-                @Override
-                public void firstCell() {
-                  if (firstRows && p.firstRowAt(System.nanoTime())) {
-                    finished.offer(FIRST_ROW);
-                  }
+                // Every row but the last is whole: rows below to / S are in. Told only once the
+                // parity is in: the fetch looks at the rows in when the parity arrives anyway.
+                if (p.rowsIn(Math.min(count - 1, to / pieceBytes)) && parity != null) {
+                  events.offer(FetchEvent.ROWS_IN);
                 }
+              }
 
-                @Override
-                public boolean unwanted() {
-                  return p.unwanted();
+              @Override
+              public void firstCell() {
+                if (firstRows && p.firstRowAt(clock.nanoTime())) {
+                  events.offer(FetchEvent.FIRST_ROW);
                 }
-              });
-            } else {
-              data.readFully(at, b, 0, n);
-            }
-          } catch (DirectBlockReads.Stopped e) {
-            // Counted as if its bytes had all arrived now, as a long read still in flight is
-            // in a read report: at least as fast as the DataNode really is.
-            sources.observed(locations.of(s, i), n, System.nanoTime() - t0);
-            throw e;
-          } finally {
-            if (inFlight != null) {
-              inFlight.run();
-            }
-          }
-          p.finishedAt(System.nanoTime());
-          ok = true;
-          if (guard.beginCopy()) {
-            boolean whole = false;
-            try {
-              copyOut(i, b, streamed[0], n); // outside any monitor: pieces arriving together copy at once
-              whole = true;
-            } finally {
-              guard.endCopy(p, whole);
-            }
-          }
-          sources.observed(locations.of(s, i), n, p.arrivedAt() - t0);
-        } finally {
-          leases.written(b);
-          judge.ended(i, ok, p.arrivedAt());
-        }
-        return i;
-      }));
-      outstanding++;
-    }
+              }
 
-    /**
-     * The next finished read or GET; null when the fetch should look at its pieces
-     * again ({@link #onWake}): a piece was read and the pieces still out are past the
-     * {@link #lagDeadline} while a skipped piece or the parity waits to be asked for, or
-     * a held piece's DataNode is due another look.
-     */
-    private Future<Integer> next() throws InterruptedException {
-      boolean anySkipped = false;
-      boolean anyHeld = false;
-      for (Piece p : pieces) {
-        anySkipped |= p.state() == Piece.State.SKIPPED;
-        anyHeld |= p.state() == Piece.State.HELD;
-      }
-      long deadline = anySkipped || parityGet == null ? lagDeadline() : Long.MAX_VALUE;
-      boolean watchLag = deadline != Long.MAX_VALUE;
-      if (!watchLag && !anyHeld) {
-        return done.take();
-      }
-      long timeout = HELD_RECHECK_NANOS;
-      if (watchLag) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return done.poll();
-        }
-        timeout = anyHeld ? Math.min(left, HELD_RECHECK_NANOS) : left;
-      }
-      return done.poll(timeout, java.util.concurrent.TimeUnit.NANOSECONDS);
-    }
-
-    /**
-     * When the pieces still out count as lagging behind those that arrived, or
-     * {@code Long.MAX_VALUE} while none can (nothing arrived yet). For a skipped piece,
-     * half the time the arrivals took (at least the minimum deadline): reading it costs
-     * its DataNode a read. For parity not yet asked for (nothing was suspect), as long
-     * again as the arrivals took (at least the minimum deadline). A piece still without
-     * its run's first row that long after its peers had theirs lags too (for a skipped
-     * piece, a quarter, and only if the parity cannot stand in for both), so a run of rows
-     * tells a lagging piece by its first row, as a fetch of one row would, not by the
-     * whole run.
-     */
-    private long lagDeadline() {
-      if (parityGet != null) {
-        long at = anyArrived ? lastArrival + Math.max(minDeadlineNanos, (lastArrival - born) / 2) : Long.MAX_VALUE;
-        if (anyPaced && unpacedAndSkipped() > askedParity()) {
-          at = Math.min(at, lastPaced + Math.max(minDeadlineNanos / 4, (lastPaced - born) / 4));
-        }
-        return at;
-      }
-      // Parity not asked for: no DataNode was suspect when the fetch began. A piece lags
-      // once it is out twice as long as its peers took, and at least the minimum deadline
-      // after them: a piece a few milliseconds behind is the machine's scheduling, not a
-      // straggler (on busy cores it is routine), and parity fetched for it costs the GET
-      // and often a decode. A straggler unknown so far is still left behind early (a tenth
-      // of its peers' pace costs it ten times their time); its lateness then makes it
-      // suspect, and the fetches after this one ask for the parity at once.
-      long at = Long.MAX_VALUE;
-      if (anyArrived) {
-        at = lastArrival + Math.max(minDeadlineNanos, lastArrival - born);
-      }
-      if (anyPaced && someReadUnpaced()) {
-        at = Math.min(at, lastPaced + Math.max(minDeadlineNanos, lastPaced - born));
-      }
-      return at;
-    }
-
-    /** Pieces being read that have not shown their pace yet, and pieces left to parity. */
-    private int unpacedAndSkipped() {
-      int n = 0;
-      for (Piece p : pieces) {
-        n += p.state() == Piece.State.READING && !paced[p.index] || p.leftToParity() ? 1 : 0;
-      }
-      return n;
-    }
-
-    /** Whether a piece being read has not shown its pace yet. */
-    private boolean someReadUnpaced() {
-      for (Piece p : pieces) {
-        if (p.state() == Piece.State.READING && !paced[p.index]) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    /** Piece i's pace is known as of {@code at}. */
-    private void paced(int i, long at) {
-      if (!paced[i]) {
-        paced[i] = true;
-        lastPaced = anyPaced ? Math.max(lastPaced, at) : at;
-        anyPaced = true;
-      }
-    }
-
-    /** Takes in the first rows that reads reported (a {@link #FIRST_ROW} mark was taken). */
-    private void firstRows() {
-      for (Piece p : pieces) {
-        if (p.state() == Piece.State.READING && p.firstRowAt() != 0) {
-          paced(p.index, p.firstRowAt());
-        }
-      }
-    }
-
-    /**
-     * {@link #next} found nothing finished: past the lag deadline the parity is asked
-     * for if it was not, else the skipped pieces are read after all (the skip may rest
-     * on stale history: the straggler moved); and held pieces whose DataNode has worked
-     * its backlog off are read.
-     */
-    private void onWake() {
-      boolean lagging = System.nanoTime() >= lagDeadline();
-      if (lagging && parityGet == null) {
-        requestParity(true); // a piece lags well behind its peers: the parity will likely stand in
-      } else if (lagging) {
-        startSkippedUnlessBacklogged();
-      } else {
-        for (Piece p : pieces) {
-          if (p.state() == Piece.State.HELD && !sources.backlogged(locations.of(s, p.index))) {
-            startRead(p, true);
-          }
-        }
-      }
-    }
-
-    /** Starts the reads left to parity; false if there were none. */
-    private boolean startSkipped() {
-      boolean any = false;
-      for (Piece p : pieces) {
-        if (p.leftToParity()) {
-          startRead(p, true);
-          any = true;
-        }
-      }
-      return any;
-    }
-
-    /**
-     * Starts the reads left to parity because a piece that was read lags (the skip may
-     * rest on stale history), except those on a DataNode with a backlog of abandoned
-     * reads: it has not answered the reads it has. Those are held, and looked at again
-     * every {@link #HELD_RECHECK_NANOS} until the backlog shrinks (or parity fails:
-     * {@link #startSkipped}).
-     */
-    private void startSkippedUnlessBacklogged() {
-      for (Piece p : pieces) {
-        if (p.leftToParity()) {
-          if (sources.backlogged(locations.of(s, p.index))) {
-            p.hold();
+              @Override
+              public boolean unwanted() {
+                return p.unwanted();
+              }
+            });
           } else {
-            startRead(p, true);
+            data.readFully(at, b, 0, n);
+          }
+        } catch (DirectBlockReads.Stopped e) {
+          // Counted as if its bytes had all arrived now, as a long read still in flight is
+          // in a read report: at least as fast as the DataNode really is.
+          sources.observed(locations.of(s, i), n, clock.nanoTime() - t0);
+          throw e;
+        } finally {
+          if (inFlight != null) {
+            inFlight.run();
           }
         }
+        p.finishedAt(clock.nanoTime());
+        ok = true;
+        if (guard.beginCopy()) {
+          boolean whole = false;
+          try {
+            copyOut(i, b, streamed[0], n); // outside any monitor: pieces arriving together copy at once
+            whole = true;
+          } finally {
+            guard.endCopy(p, whole);
+          }
+        }
+        sources.observed(locations.of(s, i), n, p.arrivedAt() - t0);
+      } finally {
+        leases.written(b);
+        judge.ended(i, ok, p.arrivedAt());
       }
-    }
-
-    /** Copies piece i (from {@code from}) into the caller's buffer; only inside the guard, or after it closed. */
-    private void copyOut(int i, byte[] from) {
-      copyOut(i, from, 0, count * pieceBytes);
     }
 
     /**
      * Copies bytes {@code [lo, hi)} of piece i's array (row c at {@code c * pieceBytes})
-     * into the caller's buffer, stored bytes only; under the same rule as the whole copy.
+     * into the caller's buffer, stored bytes only; only inside the guard, or after it closed.
      */
     private void copyOut(int i, byte[] from, int lo, int hi) {
       for (int c = lo / pieceBytes; c < count && c * pieceBytes < hi; c++) {
@@ -808,124 +645,10 @@ final class ProactiveReader {
       leases.close();
     }
 
-    private int missing() {
-      int n = 0;
-      for (Piece p : pieces) {
-        n += p.have() ? 0 : 1;
-      }
-      return n;
-    }
-
     void complete(Outcome outcome) throws IOException {
-      int m = askedParity();
-      boolean parityOk = false;
-      IOException dataError = null;
+      this.outcome = outcome;
       outcome.substripes += count;
-      long decodableAt = 0;
-      try {
-        while (true) {
-          int missing = missing();
-          if (missing == 0) {
-            break;
-          }
-          Future<Integer> f;
-          if (parityOk && missing <= m) {
-            // Decodable now. A piece whose read is under way may still be worth a wait no
-            // longer than the decode would take: either way at most twice the better choice.
-            long grace = graceNanos();
-            if (decodableAt == 0) {
-              decodableAt = System.nanoTime();
-            }
-            long left = decodableAt + grace - System.nanoTime();
-            f = left <= 0 ? null : done.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
-            if (f == null) {
-              break;
-            }
-          } else {
-            if (outstanding == 0) {
-              if (startSkipped()) {
-                continue;
-              }
-              break;
-            }
-            f = next();
-            if (f == null) {
-              onWake();
-              continue;
-            }
-          }
-          if (f == FIRST_ROW) {
-            if (taken != null) {
-              taken.append(" row@").append(ms(System.nanoTime()));
-            }
-            firstRows();
-            continue;
-          }
-          if (f == ROWS_IN) {
-            if (parityOk) {
-              decodeAhead();
-            }
-            continue;
-          }
-          outstanding--;
-          if (taken != null) {
-            taken.append(' ').append(f == parityGet ? "P" : "?").append('@').append(ms(System.nanoTime()));
-          }
-          try {
-            int i = f.get();
-            if (taken != null && i >= 0) {
-              taken.append("=d").append(i);
-            }
-            if (i < 0) {
-              parityOk = usable(outcome);
-              if (!parityOk) {
-                startSkipped(); // parity cannot stand in for them: read them after all
-              } else {
-                decodeAhead();
-              }
-            } else {
-              Piece p = pieces[i];
-              p.arrived();
-              lastArrival = anyArrived ? Math.max(lastArrival, p.arrivedAt()) : p.arrivedAt();
-              anyArrived = true;
-              paced(i, p.firstRowAt() != 0 ? p.firstRowAt() : p.arrivedAt());
-              if (parityOk) {
-                decodeAhead();
-              }
-            }
-          } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (f == parityGet) {
-              outcome.parityCorrupt |= c instanceof org.pocache.cache.CorruptParityException;
-              outcome.cacheError |= !(c instanceof org.pocache.cache.CorruptParityException);
-              startSkipped();
-            } else {
-              dataError = c instanceof IOException ? (IOException) c : new IOException(c);
-              if (parityGet == null) {
-                requestParity(true); // the failed piece may be rebuilt
-              }
-              for (Piece p : pieces) {
-                if (p.read() == f) {
-                  p.failed(); // nothing more to wait for from it
-                }
-              }
-              startSkipped(); // rebuilding the failed piece needs every other one
-            }
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted during a proactive read");
-      }
-      int missing = missing();
-      if (missing > 0 && !(parityOk && missing <= m && decode(outcome))) {
-        // Parity could not stand in: the data pieces themselves, as vanilla HDFS would.
-        if (dataError != null) {
-          throw dataError;
-        }
-        startSkipped();
-        waitForData();
-      }
+      engine.complete();
       guard.closeAndAwait(); // from here on the caller's buffer is the caller's alone
       for (Piece p : pieces) {
         if (!p.copied()) {
@@ -934,28 +657,13 @@ final class ProactiveReader {
           copyOut(p.index, p.array(), from, count * pieceBytes);
         }
       }
-      outcome.parityFetches += parityGet != null ? 1 : 0;
-      outcome.parityValues += parityGet != null ? count * m : 0;
+      int m = askedParity();
+      outcome.parityFetches += engine.parityRequested() ? 1 : 0;
+      outcome.parityValues += engine.parityRequested() ? count * m : 0;
       if (LOG.isDebugEnabled()) {
-        LOG.debug(trace(decodableAt));
+        LOG.debug(trace());
       }
-      long peersAt = anyArrived ? lastArrival : System.nanoTime();
-      for (Piece p : pieces) {
-        if (p.read() == null || !sources.judging() && p.state() != Piece.State.DECODED) {
-          continue;
-        }
-        if (p.state() == Piece.State.DECODED) {
-          judge.decoded(p.index, peersAt);
-          // A read still running stops (a direct read does, between packets) once it is late
-          // by the judge's measure, or at once if its pace so far cannot make it in time: a
-          // straggler does not go on sending what nobody waits for, to slow the reads that
-          // come after, as a DataNode that recovered would otherwise.
-          p.unwantedFrom(LatenessJudge.stopAt(born, peersAt, p.startedAt(), p.rowsIn(), count,
-              System.nanoTime()));
-        } else {
-          judge.onTime(p.index);
-        }
-      }
+      engine.finish();
     }
 
     /**
@@ -964,49 +672,48 @@ final class ProactiveReader {
      * arrived (or its state), then the parity GET, when decoding became possible, the
      * decode, and the end.
      */
-    private String trace(long decodableAt) {
+    private String trace() {
       StringBuilder b = new StringBuilder("fetch stripe ").append(s).append(" substripes ").append(j0);
       if (count > 1) {
         b.append('-').append(j0 + count - 1);
       }
       for (Piece p : pieces) {
         b.append(" | d").append(p.index).append(' ').append(locations.of(s, p.index));
-        if (skippedFor[p.index] != null) {
-          b.append(" skipped(").append(skippedFor[p.index]).append(')');
+        if (p.skippedFor() != null) {
+          b.append(" skipped(").append(p.skippedFor()).append(')');
         }
-        if (p.startedAt() != 0) {
-          b.append(" read@").append(ms(p.startedAt()));
+        if (p.started()) {
+          b.append(" read@").append(engine.ms(p.startedAt()));
         }
         if (p.firstRowAt() != 0) {
-          b.append(" row1@").append(ms(p.firstRowAt()));
+          b.append(" row1@").append(engine.ms(p.firstRowAt()));
         }
         if (p.arrivedAt() != 0) {
-          b.append(" arrived@").append(ms(p.arrivedAt()));
+          b.append(" arrived@").append(engine.ms(p.arrivedAt()));
         }
         b.append(' ').append(p.state());
       }
-      if (parityDeferred) {
-        b.append(" | parity ").append(parityRequestedAt == 0 ? "never asked" : "asked@" + ms(parityRequestedAt));
+      if (engine.parityDeferred()) {
+        b.append(" | parity ").append(engine.parityRequested() ? "asked@" + engine.ms(engine.parityRequestedAt())
+            : "never asked");
       }
-      b.append(" | parity@").append(parityAt == 0 ? "-" : ms(parityAt));
-      if (decodableAt != 0) {
-        b.append(" decodable@").append(ms(decodableAt));
+      b.append(" | parity@").append(parityAt == 0 ? "-" : engine.ms(parityAt));
+      if (engine.decodableAt() != 0) {
+        b.append(" decodable@").append(engine.ms(engine.decodableAt()));
       }
       if (aheadRows > 0) {
         b.append(" ahead ").append(aheadRows).append(aheadUsed ? " rows" : " rows unused");
       }
       if (decodeFrom != 0) {
-        b.append(" decode@").append(ms(decodeFrom)).append('-').append(ms(decodeTo));
+        b.append(" decode@").append(engine.ms(decodeFrom)).append('-').append(engine.ms(decodeTo));
       }
-      return b.append(" done@").append(ms(System.nanoTime())).append(" | taken").append(taken).toString();
-    }
-
-    private String ms(long nanos) {
-      return String.format(java.util.Locale.ROOT, "%.1f", (nanos - born) / 1e6);
+      return b.append(" done@").append(engine.ms(clock.nanoTime())).append(" | taken").append(engine.taken())
+          .toString();
     }
 
     /** Whether every parity value arrived intact (the values' own checksums were checked by the store). */
-    private boolean usable(Outcome outcome) {
+    @Override
+    public boolean parityUsable() {
       ParityValue[] p = parity;
       for (int x = 0; x < p.length; x++) {
         ParityValue v = p[x];
@@ -1022,32 +729,12 @@ final class ProactiveReader {
       return true;
     }
 
-    /**
-     * How long a decode of the pieces still missing is expected to take, if every one
-     * of them has a read under way from a DataNode not suspected of being slow (0
-     * otherwise: a skipped or failed piece is not coming, a suspect's is likely late).
-     */
-    private long graceNanos() {
-      long bytes = 0;
-      for (Piece p : pieces) {
-        if (!p.have()) {
-          if (p.state() != Piece.State.READING || sources.suspect(locations.of(s, p.index))
-              || firstRows && anyPaced && !paced[p.index]) {
-            // Not coming, from a DataNode that is likely slow, or without its first row
-            // while its peers have their whole run: no wait is worth it.
-            return 0;
-          }
-          bytes += p.bytes;
-        }
-      }
-      return DecodeCost.expectedNanos(bytes);
-    }
-
     /** Rebuilds the missing data pieces of every substripe; false if a result does not match its stored CRC. */
-    private boolean decode(Outcome outcome) {
-      decodeFrom = System.nanoTime();
+    @Override
+    public boolean decode() {
+      decodeFrom = clock.nanoTime();
       boolean ok = decodeMissing(outcome);
-      decodeTo = System.nanoTime();
+      decodeTo = clock.nanoTime();
       if (ok && finalDecodeBytes > 0) {
         // Opening protected parity is not decoding, nor are the rows decoded ahead.
         DecodeCost.measured(finalDecodeBytes, decodeTo - codingFrom);
@@ -1074,7 +761,8 @@ final class ProactiveReader {
      * stops for good if the pieces missing a row change, or a row does not check out
      * against its data CRCs (the final decode then decides).
      */
-    private void decodeAhead() {
+    @Override
+    public void decodeAhead() {
       if (!aheadOk || !unpacked || parity == null) {
         return;
       }
@@ -1157,7 +845,7 @@ final class ProactiveReader {
         }
         unpack(p);
       }
-      codingFrom = System.nanoTime();
+      codingFrom = clock.nanoTime();
       int k = d.getK();
       int m = askedParity();
       byte[][] in = new byte[k + d.getM()][]; // the rows not asked for stay null: not available
@@ -1213,23 +901,6 @@ final class ProactiveReader {
         }
       }
       return true;
-    }
-
-    private void waitForData() throws IOException {
-      for (Piece p : pieces) {
-        if (!p.have()) {
-          try {
-            p.read().get();
-            p.arrived();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted during a proactive read");
-          } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            throw c instanceof IOException ? (IOException) c : new IOException(c);
-          }
-        }
-      }
     }
   }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.ParitySeal;
 import org.pocache.coder.layout.StripeLayout;
+import org.pocache.hdfs.client.read.Clock;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
 
@@ -48,6 +49,8 @@ final class ReadContext {
   final DirectBlockReads direct;
   /** Parity pieces of a substripe a proactive read asks for (dfs.pocache.read.parity.pieces); 0: all m. */
   final int parityPieces;
+  /** The readers' time; {@link Clock#SYSTEM} but in tests. */
+  final Clock clock = Clock.SYSTEM;
 
   ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,

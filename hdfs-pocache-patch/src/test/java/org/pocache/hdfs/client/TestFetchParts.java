@@ -23,6 +23,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.test.GenericTestUtils;
+import org.pocache.hdfs.client.read.Clock;
+import org.pocache.hdfs.client.read.Piece;
 import org.junit.Test;
 
 /** The small parts a proactive fetch is made of: the caller-buffer guard, the lateness judge, a piece's state. */
@@ -32,7 +34,7 @@ public class TestFetchParts {
   @Test
   public void theGuardWaitsForACopyUnderWayAndLetsNoneStartAfterIt() throws Exception {
     CallerBufferGuard guard = new CallerBufferGuard();
-    Piece p = new Piece(0, 10, new byte[10], Piece.State.READING);
+    Piece p = new Piece(0, 10, new byte[10], Piece.State.READING, Clock.SYSTEM);
     assertTrue(guard.beginCopy());
     CountDownLatch closed = new CountDownLatch(1);
     Thread closer = new Thread(() -> {
@@ -79,32 +81,10 @@ public class TestFetchParts {
   @Test
   public void onlyPiecesInHandCount() {
     for (Piece.State s : Piece.State.values()) {
-      Piece p = new Piece(0, 1, new byte[1], s);
+      Piece p = new Piece(0, 1, new byte[1], s, Clock.SYSTEM);
       boolean inHand = s == Piece.State.ARRIVED || s == Piece.State.DECODED || s == Piece.State.VIRTUAL_ZERO;
       assertEquals(s.name(), inHand, p.have());
       assertEquals(s.name(), s == Piece.State.SKIPPED || s == Piece.State.HELD, p.leftToParity());
     }
-  }
-  /**
-   * A decoded piece's read still running stops at once when at its pace so far it cannot
-   * end before it is late (LATE_FACTOR times its peers' time), else when it is late; a
-   * run of one row has no pace to go by.
-   */
-  @Test
-  public void aLateReadStopsAtOnceWhenItsPaceCannotMakeIt() {
-    long ms = 1_000_000;
-    long born = 0;
-    long peersAt = 60 * ms;
-    long lateAt = (long) (LatenessJudge.LATE_FACTOR * 60 * ms);
-    long now = 61 * ms;
-    assertEquals("no row of 4 in after 61 ms", now, LatenessJudge.stopAt(born, peersAt, 1, 0, 4, now));
-    assertEquals("1 row of 4: 4 rows take at least 122 ms", now, LatenessJudge.stopAt(born, peersAt, 1, 1, 4, now));
-    assertEquals("2 rows of 4: could end by 81 ms", lateAt, LatenessJudge.stopAt(born, peersAt, 1, 2, 4, now));
-    assertEquals("started late at 30 ms, 2 rows in: could end by 72 ms", lateAt,
-        LatenessJudge.stopAt(born, peersAt, 30 * ms, 2, 4, now));
-    assertEquals("started late at 30 ms, 1 row in: 4 rows take until 92 ms at least", now,
-        LatenessJudge.stopAt(born, peersAt, 30 * ms, 1, 4, now));
-    assertEquals("one row: no pace", lateAt, LatenessJudge.stopAt(born, peersAt, 1, 0, 1, now));
-    assertEquals("never started", lateAt, LatenessJudge.stopAt(born, peersAt, 0, 0, 4, now));
   }
 }

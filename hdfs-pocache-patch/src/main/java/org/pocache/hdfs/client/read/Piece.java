@@ -13,18 +13,19 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.pocache.hdfs.client;
-
-import java.util.concurrent.Future;
+package org.pocache.hdfs.client.read;
 
 /**
- * One data piece of a proactive fetch and where it stands. Its {@link State} and
- * array belong to the thread completing the fetch; {@link #arrivedAt} is written by
- * the piece's read before its future completes; {@link #copied} under the fetch's
- * {@link CallerBufferGuard}. It changes only through the transitions below.
+ * One data piece of a fetch and everything known about it: where it stands, its array,
+ * when its read started, had its first row and ended, why it was left to parity, whether
+ * its pace is known, and from when its bytes are no longer wanted. Its {@link State},
+ * array and pace belong to the thread completing the fetch; the read's thread writes
+ * {@link #finishedAt}, {@link #firstRowAt} and {@link #rowsIn} before the events that
+ * report them; {@link #copiedWhole} is written under the caller's buffer guard.
  */
-final class Piece {
-  enum State {
+public final class Piece {
+  /** Where a piece stands; it changes only through the transitions below. */
+  public enum State {
     /** Nothing stored here (past the end of a short file): virtual zeros, never read. */
     VIRTUAL_ZERO,
     /** Left to parity because its source is slow; read only if the substripe cannot do without it. */
@@ -41,51 +42,62 @@ final class Piece {
     DECODED
   }
 
-  final int index;
+  public final int index;
   /** Stored bytes of this piece over the whole run of substripes. */
-  final int bytes;
+  public final int bytes;
+  private final Clock clock;
   private byte[] array;
   private State state;
-  private Future<Integer> read;
-  private long arrivedAt;
-  /** When its read had the first row of a run of several (System.nanoTime), 0 before; set once. */
-  private volatile long firstRowAt;
-  /** From when (System.nanoTime) its bytes are no longer wanted: a direct read stops then. */
-  private volatile long unwantedFrom = Long.MAX_VALUE;
-  /** When its read was started (System.nanoTime), 0 if never; for the trace. */
+  private boolean started;
+  /** When its read was started, 0 if never. */
   private long startedAt;
+  private long arrivedAt;
+  /** When its read had the first row of a run of several, 0 before; set once. */
+  private volatile long firstRowAt;
+  /** From when its bytes are no longer wanted: a read that can stop does. */
+  private volatile long unwantedFrom = Long.MAX_VALUE;
   private boolean copied;
   /** Rows of its run wholly in its array, as its read reported them. */
   private volatile int rowsIn;
+  /** Why it was left to parity when the fetch began (backlog, listed, history), or null. */
+  private String skippedFor;
+  /** Whether its pace is known: its run's first row is in, or it arrived. */
+  private boolean paced;
 
-  Piece(int index, int bytes, byte[] array, State state) {
+  public Piece(int index, int bytes, byte[] array, State state, Clock clock) {
     this.index = index;
     this.bytes = bytes;
     this.array = array;
     this.state = state;
+    this.clock = clock;
   }
 
-  State state() {
+  public State state() {
     return state;
   }
 
   /** The array a read fills, or the decoded bytes that replaced it. */
-  byte[] array() {
+  public byte[] array() {
     return array;
   }
 
-  /** Its read (completes with {@link #index}), or null if none was started. */
-  Future<Integer> read() {
-    return read;
+  /** Whether a read of it was ever started. */
+  public boolean started() {
+    return started;
   }
 
-  /** When its read finished (System.nanoTime); 0 before. */
-  long arrivedAt() {
+  /** When its read started; 0 if none did. */
+  public long startedAt() {
+    return startedAt;
+  }
+
+  /** When its read finished; 0 before. */
+  public long arrivedAt() {
     return arrivedAt;
   }
 
   /** Read threads: {@code rows} rows of the run are wholly in the array; true if that is more than before. */
-  boolean rowsIn(int rows) {
+  public boolean rowsIn(int rows) {
     if (rows <= rowsIn) {
       return false;
     }
@@ -94,36 +106,50 @@ final class Piece {
   }
 
   /** Rows of its run its read reported wholly in its array (never the last: that one comes with the arrival). */
-  int rowsIn() {
+  public int rowsIn() {
     return rowsIn;
   }
 
   /** Whether its read copied it whole into the caller's buffer. */
-  boolean copied() {
+  public boolean copied() {
     return copied;
   }
 
-  long startedAt() {
-    return startedAt;
+  /** Why it was left to parity when the fetch began, or null if it was not. */
+  public String skippedFor() {
+    return skippedFor;
   }
 
-  /** Its read started (SKIPPED or HELD: after all). */
-  void reading(Future<Integer> future) {
-    startedAt = System.nanoTime();
+  boolean paced() {
+    return paced;
+  }
+
+  void paced(boolean known) {
+    paced = known;
+  }
+
+  /** Left to parity from the start, for {@code why}. */
+  void skip(String why) {
+    skippedFor = why;
+  }
+
+  /** Its read starts now (SKIPPED or HELD: after all). */
+  void reading(long now) {
+    started = true;
+    startedAt = now;
     state = State.READING;
-    read = future;
   }
 
-  /** Read threads: the read finished now, before its future completes. */
-  void finishedAt(long nanos) {
+  /** Read threads: the read finished at {@code nanos}, before its ending event is sent. */
+  public void finishedAt(long nanos) {
     arrivedAt = nanos;
   }
 
   /**
-   * Read threads: the first row of the piece's run is in its array now; true only the
-   * first time (a read that falls back to HDFS's reads may report it again).
+   * Read threads: the first row of the piece's run is in its array at {@code nanos}; true
+   * only the first time (a read that falls back to HDFS's reads may report it again).
    */
-  synchronized boolean firstRowAt(long nanos) {
+  public synchronized boolean firstRowAt(long nanos) {
     if (firstRowAt != 0) {
       return false;
     }
@@ -132,7 +158,7 @@ final class Piece {
   }
 
   /** When its read had its run's first row, 0 before (or if it was not reported: the arrival counts). */
-  long firstRowAt() {
+  public long firstRowAt() {
     return firstRowAt;
   }
 
@@ -141,13 +167,18 @@ final class Piece {
     unwantedFrom = nanos;
   }
 
-  /** Read threads: whether a read still running should stop. */
-  boolean unwanted() {
-    return System.nanoTime() >= unwantedFrom;
+  /** From when its bytes are not wanted; {@code Long.MAX_VALUE} while they are. */
+  public long unwantedFrom() {
+    return unwantedFrom;
   }
 
-  /** Under the {@link CallerBufferGuard}: whether the read copied the piece whole. */
-  void copiedWhole(boolean whole) {
+  /** Read threads: whether a read still running should stop. */
+  public boolean unwanted() {
+    return clock.nanoTime() >= unwantedFrom;
+  }
+
+  /** Under the caller's buffer guard: whether the read copied the piece whole. */
+  public void copiedWhole(boolean whole) {
     copied = whole;
   }
 
@@ -164,19 +195,19 @@ final class Piece {
     state = State.FAILED;
   }
 
-  /** Rebuilt from parity into {@code bytes}, which take the read's array's place. */
-  void decodedInto(byte[] decoded) {
+  /** Rebuilt from parity into {@code decoded}, which take the read's array's place. */
+  public void decodedInto(byte[] decoded) {
     array = decoded;
     state = State.DECODED;
   }
 
   /** Whether its bytes are in hand: arrived, decoded, or zeros. */
-  boolean have() {
+  public boolean have() {
     return state == State.ARRIVED || state == State.DECODED || state == State.VIRTUAL_ZERO;
   }
 
   /** Whether it waits to be read only if parity cannot stand in for it. */
-  boolean leftToParity() {
+  public boolean leftToParity() {
     return state == State.SKIPPED || state == State.HELD;
   }
 }

@@ -1,0 +1,24 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.client.read;
+
+/** The events of the fetch's reads and GET, in the order they happened. */
+public interface FetchEvents {
+  FetchEvent take() throws InterruptedException;
+
+  /** The next event within {@code nanos} (at once if not positive), or null. */
+  FetchEvent poll(long nanos) throws InterruptedException;
+}
