@@ -573,6 +573,7 @@ final class ProactiveReader {
                     guard.endCopy();
                   }
                 }
+                p.bytesIn(to);
                 // Every row but the last is whole: rows below to / S are in. Told only once the
                 // parity is in: the fetch looks at the rows in when the parity arrives anyway.
                 if (p.rowsIn(Math.min(count - 1, to / pieceBytes)) && parity != null) {
@@ -756,14 +757,15 @@ final class ProactiveReader {
     /**
      * Rebuilds, row by row from the run's first, the rows that up to m pieces (left to
      * parity, failed, or lagging) do not have while every other piece has them, and
-     * copies them into the caller's buffer: once the last of the others arrives, only its
-     * last row is left to decode. Needs the parity in and unpacked (opened, if protected);
-     * stops for good if the pieces missing a row change, or a row does not check out
-     * against its data CRCs (the final decode then decides).
+     * copies them into the caller's buffer: once the last of the others arrives, only
+     * its last row is left to decode. Needs the parity in; opens it here if the GET did
+     * not (only once a row is to be decoded); stops for good if the pieces missing a row
+     * change, or a row does not check out against its data CRCs (the final decode then
+     * decides).
      */
     @Override
     public void decodeAhead() {
-      if (!aheadOk || !unpacked || parity == null) {
+      if (!aheadOk || parity == null) {
         return;
       }
       int k = d.getK();
@@ -783,6 +785,10 @@ final class ProactiveReader {
         }
         if (n == 0) {
           return; // row c is in everywhere: nothing to decode ahead
+        }
+        if (!unpacked && !open(parity)) {
+          aheadOk = false; // the final decode meets it again, and waits for the data
+          return;
         }
         erased = java.util.Arrays.copyOf(erased, n);
         if (aheadErased == null) {
@@ -832,18 +838,29 @@ final class ProactiveReader {
       }
     }
 
+    /**
+     * Opens (if protected) and unpacks the parity values on the fetch's thread, when the
+     * GET did not (it was asked for on a lag, and opened only once a row is to be decoded);
+     * false if a value does not check out.
+     */
+    private boolean open(ParityValue[] values) {
+      try {
+        for (ParityValue v : values) {
+          v.open();
+        }
+      } catch (org.pocache.cache.CorruptParityException e) {
+        return false;
+      }
+      unpack(values);
+      unpacked = true;
+      return true;
+    }
+
     private boolean decodeMissing(Outcome outcome) {
       ParityValue[] p = parity;
-      if (!unpacked) {
-        try {
-          for (ParityValue v : p) {
-            v.open();
-          }
-        } catch (org.pocache.cache.CorruptParityException e) {
-          outcome.parityCorrupt = true; // forged or damaged: wait for the data
-          return false;
-        }
-        unpack(p);
+      if (!unpacked && !open(p)) {
+        outcome.parityCorrupt = true; // forged or damaged: wait for the data
+        return false;
       }
       codingFrom = clock.nanoTime();
       int k = d.getK();

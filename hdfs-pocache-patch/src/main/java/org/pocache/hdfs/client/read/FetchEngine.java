@@ -35,7 +35,8 @@ import java.io.InterruptedIOException;
  *       parity piece stays spare for a DataNode nobody suspects; both words (listed and
  *       late in this client's own reads) or a backlog of abandoned reads may take all m.
  *   <li>{@link #lagDeadline}: parity not asked for is asked for once a piece is out as long
- *       again as its peers took, and at least the minimum deadline after them; a piece left
+ *       again as its peers took, and at least the minimum deadline after them, unless every
+ *       read out shows by its bytes in that it ends soon ({@link #readsOnPace}); a piece left
  *       to parity is read after all once the pieces read lag by half that.
  *   <li>{@link #graceNanos}: a decodable fetch waits for a read under way from a DataNode
  *       nobody suspects no longer than the decode would take.
@@ -46,6 +47,8 @@ import java.io.InterruptedIOException;
 public final class FetchEngine {
   /** A decoded piece whose read took this many times its peers' time was late, not just last. */
   public static final double LATE_FACTOR = 1.5;
+  /** How soon, at least, a lag put off because the reads were on pace is looked at again. */
+  static final long LAG_RECHECK_MIN_NANOS = 1_000_000L;
 
   private final Piece[] pieces;
   /** Parity pieces per substripe asked for: how many missing pieces a decode can rebuild. */
@@ -73,6 +76,8 @@ public final class FetchEngine {
   /** When the last piece whose pace became known did so, if any has. */
   private long lastPaced;
   private boolean anyPaced;
+  /** Before this, a lag that reads on pace put off asking for the parity is not looked at again. */
+  private long lagRecheckAt;
   /** When the pieces in hand first sufficed for a decode; 0 if never. */
   private long decodableAt;
   /** What the engine took, in order; null unless tracing. */
@@ -335,7 +340,32 @@ public final class FetchEngine {
     if (anyPaced && someReadUnpaced()) {
       at = Math.min(at, lastPaced + Math.max(min, lastPaced - born));
     }
-    return at;
+    return at == Long.MAX_VALUE ? at : Math.max(at, lagRecheckAt);
+  }
+
+  /**
+   * Whether every piece still being read shows, by the bytes it reported in, that at its
+   * pace so far it ends within half again as long as its peers took (at least half the
+   * minimum deadline) from {@code now}: it is slowed by busy cores, not by its DataNode,
+   * and the parity would cost its GET and a decode to save little. A piece that reported
+   * nothing is not on pace; a straggler at a tenth of its peers' pace is far off it.
+   */
+  boolean readsOnPace(long now) {
+    long peers = anyArrived ? lastArrival - born : now - born;
+    long allowance = Math.max(settings.minDeadlineNanos, peers) / 2;
+    for (Piece p : pieces) {
+      if (p.state() == Piece.State.READING) {
+        int in = p.bytesIn();
+        if (in <= 0 || !p.started()) {
+          return false;
+        }
+        double end = p.startedAt() + (double) (now - p.startedAt()) * p.bytes / in;
+        if (end > now + allowance) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private int unpacedAndSkipped() {
@@ -370,9 +400,15 @@ public final class FetchEngine {
    * whose DataNode worked its backlog off are read.
    */
   private void onWake() {
-    boolean lagging = clock.nanoTime() >= lagDeadline();
-    if (lagging && !parityRequested) {
-      requestParity(true); // a piece lags well behind its peers: the parity will likely stand in
+    long now = clock.nanoTime();
+    boolean lagging = now >= lagDeadline();
+    if (lagging && !parityRequested && readsOnPace(now)) {
+      lagRecheckAt = now + Math.max(settings.minDeadlineNanos / 8, LAG_RECHECK_MIN_NANOS); // look again soon
+    } else if (lagging && !parityRequested) {
+      // A piece lags well behind its peers: the parity may stand in. Protected values are
+      // opened only if a decode needs them: on busy cores most such pieces arrive before the
+      // parity is used, and opening (a digest of every value) would cost more than the GET.
+      requestParity(false);
     } else if (lagging) {
       for (Piece p : pieces) {
         if (p.leftToParity()) {

@@ -59,6 +59,8 @@ public final class Piece {
   private boolean copied;
   /** Rows of its run wholly in its array, as its read reported them. */
   private volatile int rowsIn;
+  /** Bytes its read reported in its array so far. */
+  private volatile int bytesIn;
   /** Why it was left to parity when the fetch began (backlog, listed, history), or null. */
   private String skippedFor;
   /** Whether its pace is known: its run's first row is in, or it arrived. */
@@ -108,6 +110,18 @@ public final class Piece {
   /** Rows of its run its read reported wholly in its array (never the last: that one comes with the arrival). */
   public int rowsIn() {
     return rowsIn;
+  }
+
+  /** Read threads: the first {@code n} bytes of the piece are in its array. */
+  public void bytesIn(int n) {
+    if (n > bytesIn) {
+      bytesIn = n;
+    }
+  }
+
+  /** Bytes its read reported in so far (reads that report progress only; 0 otherwise). */
+  public int bytesIn() {
+    return bytesIn;
   }
 
   /** Whether its read copied it whole into the caller's buffer. */

@@ -57,6 +57,8 @@ final class SimulatedFetch implements FetchIo, PieceSources, FetchEvents {
   final long[] endedAt;
   final boolean[] stopped;
   long parityAskedAt;
+  /** Whether the GET was to open protected values at once (a decode was likely). */
+  boolean parityOpenedAtOnce;
   int decodes;
   /** Reads running now: each holds a pool thread and its piece's array. */
   int busy;
@@ -155,6 +157,7 @@ final class SimulatedFetch implements FetchIo, PieceSources, FetchEvents {
     }
     if (readNanos[i] != Long.MAX_VALUE) {
       p.rowsIn((int) Math.min(rows - 1, (now - startedAt[i]) * rows / readNanos[i]));
+      p.bytesIn((int) Math.min(p.bytes, (double) (now - startedAt[i]) / readNanos[i] * p.bytes));
     }
     if (p.unwanted()) {
       stopped[i] = true;
@@ -173,6 +176,7 @@ final class SimulatedFetch implements FetchIo, PieceSources, FetchEvents {
   @Override
   public void requestParity(boolean openNow) {
     parityAskedAt = now;
+    parityOpenedAtOnce = openNow;
     schedule(now + parityNanos, () -> FetchEvent.PARITY_IN);
   }
 

@@ -42,6 +42,7 @@ public class TestFetchEngine {
     SimulatedFetch f = new SimulatedFetch(4, 1, 1, 10, 10, 10, 400);
     double took = f.run();
     assertEquals("parity asked at the last arrival (10 ms) + the 20 ms minimum", 30.0, f.ms(f.parityAskedAt), 0.01);
+    assertFalse("opened only because the decode needs it", f.parityOpenedAtOnce);
     assertEquals(Piece.State.DECODED, f.pieces[3].state());
     assertEquals("the GET (2 ms), a decode's time of grace for d3 (0.5 ms), the decode (0.5 ms)", 33.0, took, 0.01);
 
@@ -49,6 +50,24 @@ public class TestFetchEngine {
     assertEquals("a piece 15 ms behind its peers is waited for", 25.0, near.run(), 0.01);
     assertEquals("no parity asked for", 0, near.parityAskedAt);
     assertEquals(0, near.decodes);
+  }
+
+  /**
+   * Nothing suspect, and a piece past the lag deadline whose bytes show it ends soon (its
+   * thread was slowed by busy cores, not by its DataNode): the parity is not asked for,
+   * and the piece is waited for. One that reported nothing, or sends at a tenth of its
+   * peers' pace, is not on pace (above).
+   */
+  @Test(timeout = 10_000)
+  public void aReadOnPaceIsNotALag() throws Exception {
+    SimulatedFetch f = new SimulatedFetch(4, 1, 1, 10, 10, 10, 36);
+    assertEquals("d3's own 36 ms", 36.0, f.run(), 0.01);
+    assertEquals("no parity asked for", 0, f.parityAskedAt);
+    assertEquals(0, f.decodes);
+
+    SimulatedFetch slow = new SimulatedFetch(4, 1, 1, 10, 10, 10, 100);
+    slow.run();
+    assertEquals("a tenth of its peers' pace: asked at 30 ms", 30.0, slow.ms(slow.parityAskedAt), 0.01);
   }
 
   /**
@@ -61,6 +80,7 @@ public class TestFetchEngine {
     SimulatedFetch two = new SimulatedFetch(4, 2, 1, 500, 500, 10, 10).onTheList(0).onTheList(1);
     double took = two.run();
     assertEquals("listed", two.pieces[0].skippedFor());
+    assertTrue("a suspect DataNode: the parity comes with the data, opened at once", two.parityOpenedAtOnce);
     assertFalse("d0 left to parity", two.pieces[0].started());
     assertTrue("with m = 2 one listed piece is skipped, the other read", two.pieces[1].started());
     assertEquals("decoded once d2 and d3 are in", 10.5, took, 0.01);
