@@ -393,9 +393,11 @@ final class PoCacheInputStream extends FSInputStream
       // Only while some DataNode is suspect: with none, the fetches' threads and copies cost
       // a CPU-bound reader more than they save, and HDFS's stream on the caller's thread is
       // the cheapest read there is.
-      if (pos >= aheadAt && waitsOnReads() && sequential.anySuspect()) {
-        prefetch.ahead(pos, runStart);
-        aheadAt = pos + DIRECT_CHUNK; // the fetches move on every 128 KiB, not every small read
+      if (pos >= aheadAt) {
+        aheadAt = pos + DIRECT_CHUNK; // looked at every 128 KiB, not at every small read
+        if (waitsOnReads() && sequential.anySuspect()) {
+          prefetch.ahead(pos, runStart);
+        }
       }
       n = prefetch.read(pos, b, off, len, buf);
     } catch (RuntimeException | LinkageError e) {

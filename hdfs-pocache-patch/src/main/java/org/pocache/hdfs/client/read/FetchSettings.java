@@ -31,4 +31,9 @@ public final class FetchSettings {
     this.heldRecheckNanos = heldRecheckNanos;
     this.proactiveAlways = proactiveAlways;
   }
+
+  /** No piece lags, and no read is late, sooner than this after its peers. */
+  public long minDeadlineNanos() {
+    return minDeadlineNanos;
+  }
 }
