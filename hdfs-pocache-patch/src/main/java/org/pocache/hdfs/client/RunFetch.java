@@ -285,7 +285,8 @@ final class RunFetch implements FetchIo, PieceSources {
     int i = p.index;
     int n = p.bytes;
     boolean ok = false;
-    Runnable inFlight = ctx.sources.reading(ctx.locations.of(s, i), n);
+    List<String> where = ctx.locations.of(s, i); // its DataNodes, looked up once per read
+    Runnable inFlight = ctx.sources.reading(where, n);
     // Bytes of b already in the caller's buffer: a direct read passes them on as they come,
     // so that only its last bytes are copied after it ends.
     int[] streamed = {0};
@@ -330,7 +331,7 @@ final class RunFetch implements FetchIo, PieceSources {
       } catch (DirectBlockReads.Stopped e) {
         // Counted as if its bytes had all arrived now, as a long read still in flight is
         // in a read report: at least as fast as the DataNode really is.
-        ctx.sources.observed(ctx.locations.of(s, i), n, ctx.clock.nanoTime() - t0);
+        ctx.sources.observed(where, n, ctx.clock.nanoTime() - t0);
         throw e;
       } finally {
         if (inFlight != null) {
@@ -348,7 +349,7 @@ final class RunFetch implements FetchIo, PieceSources {
           guard.endCopy(p, whole);
         }
       }
-      ctx.sources.observed(ctx.locations.of(s, i), n, p.arrivedAt() - t0);
+      ctx.sources.observed(where, n, p.arrivedAt() - t0);
     } finally {
       leases.written(b);
       judge.ended(i, ok, p.arrivedAt());
