@@ -49,6 +49,17 @@ public interface ParityStore extends AutoCloseable {
     return key(fileId, generation, stripe, substripe, parityIndex).sealedWith(seal);
   }
 
+  /**
+   * The key of one parity subblock under {@code prefix} (a descriptor's: the Manager's of
+   * the file's nameservice, which may differ from this store's), or under {@link #prefix()}
+   * when it is null or empty; its value sealed and opened under {@code seal}.
+   */
+  default ParityKey key(String prefix, ParitySeal seal, long fileId, long generation, int stripe, int substripe,
+      int parityIndex) {
+    String use = prefix == null || prefix.isEmpty() ? prefix() : prefix;
+    return ParityKey.of(use, fileId, generation, stripe, substripe, parityIndex).sealedWith(seal);
+  }
+
   /** Whether calls fail at once for now (after repeated failures), without trying the server. */
   boolean breakerOpen();
 

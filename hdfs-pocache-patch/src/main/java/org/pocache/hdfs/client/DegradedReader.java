@@ -241,7 +241,7 @@ final class DegradedReader {
       race.submit(() -> {
         List<ParityKey> keys = new ArrayList<>(m);
         for (int p = 0; p < m; p++) {
-          keys.add(access.store().key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
+          keys.add(access.store().key(d.getKeyPrefix(), seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
         }
         parity[0] = access.store().getAll(keys);
         return PARITY;
@@ -411,7 +411,7 @@ final class DegradedReader {
       try {
         List<ParityKey> keys = new ArrayList<>(m);
         for (int p = 0; p < m; p++) {
-          keys.add(access.store().key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
+          keys.add(access.store().key(d.getKeyPrefix(), seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
         }
         parity[0] = access.store().getAll(keys);
       } catch (org.pocache.cache.ParityStoreException | RuntimeException | LinkageError e) {

@@ -320,6 +320,7 @@ final class FillingInputStream extends FSInputStream
    * FileSystem's close waits for it, briefly, so a client that exits still commits).
    */
   private void finishLater(long tailFrom, int tailBytes) {
+    boolean[] uploadsEnded = {false};
     Runnable finish = () -> {
       try {
         if (tailBytes > 0) {
@@ -334,6 +335,7 @@ final class FillingInputStream extends FSInputStream
           }
         }
         encoder.finish(UPLOAD_WAIT_SECONDS);
+        uploadsEnded[0] = true;
         manager.commit(reservationId, d.getFileId(), fileLength, encoder.parityBytes(),
             encoder.valueDigests(fileLength));
         committed.incrementAndGet();
@@ -345,7 +347,10 @@ final class FillingInputStream extends FSInputStream
         try {
           manager.abort(reservationId, "the reader's fill failed: " + e);
         } catch (IOException | RuntimeException | LinkageError notDelivered) {
-          // It expires.
+          // It expires, or no Manager knows it (a failover): then no Manager deletes what was uploaded.
+          if (uploadsEnded[0] && !String.valueOf(notDelivered.getMessage()).contains("no longer open: committed")) {
+            encoder.deleteUploaded(fileLength);
+          }
         }
       }
     };

@@ -255,9 +255,8 @@ final class ParityEncoder {
       }
       parity[j][p] = null;
       try {
-        CompletableFuture<Void> f = store.putInPlaceAsync(store.key(seal, d.getFileId(), d.getGeneration(), (int) s,
-            j, p),
-            dataCrcs[j], value);
+        CompletableFuture<Void> f = store.putInPlaceAsync(
+            store.key(d.getKeyPrefix(), seal, d.getFileId(), d.getGeneration(), (int) s, j, p), dataCrcs[j], value);
         byte[] uploaded = value;
         long slot = (s * substripesPerBlock + j) * m + p;
         // finish() waits for this stage, not for the SET alone: a waiter on the SET's future can
@@ -304,6 +303,32 @@ final class ParityEncoder {
   }
 
   /** Drops the accumulators (caching abandoned); uploads under way return theirs when they end. */
+  /**
+   * Deletes what this encoder uploaded for a file of {@code length} bytes, when no Manager
+   * will: its reservation was forgotten (a failover to the other NameNode's Manager, or a
+   * Manager restart). Only after every upload has ended; best effort.
+   */
+  void deleteUploaded(long length) {
+    ParityStore s = store;
+    if (s == null) {
+      return; // nothing was uploaded
+    }
+    long stripeBytes = d.getBlockSize() * d.getK();
+    int stripes = (int) Math.max(1, (length + stripeBytes - 1) / stripeBytes);
+    try {
+      for (int st = 0; st < stripes; st++) {
+        for (int j = 0; j < d.getSubstripesPerStripe(); j++) {
+          for (int p = 0; p < d.getM(); p++) {
+            s.delete(s.key(d.getKeyPrefix(), ParitySeal.NONE, d.getFileId(), d.getGeneration(), st, j, p));
+          }
+        }
+      }
+    } catch (org.pocache.cache.ParityStoreException | RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(ParityEncoder.class).debug("parity of {} not deleted: {}", d.getPath(),
+          e.toString());
+    }
+  }
+
   void discard() {
     if (parity != null) {
       for (byte[][] substripe : parity) {

@@ -64,6 +64,7 @@ import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.CacheExclusions;
 import org.pocache.manager.protocol.DescriptorLookup;
+import org.pocache.manager.protocol.ManagerAddresses;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
@@ -125,7 +126,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * and read reports are this user's, as the NameNode calls of this FileSystem are.
    */
   private org.apache.hadoop.security.UserGroupInformation owner;
-  private InetSocketAddress managerAddress;
+  /** The Managers of this file system's nameservice (one per NameNode of an HA pair). */
+  private java.util.List<InetSocketAddress> managerAddresses;
   private int managerTimeout;
   private volatile ParityStore store;
   private final Object storeLock = new Object();
@@ -229,7 +231,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
     managerTimeout = timeout;
     try {
-      managerAddress = ManagerClient.connectAddress(conf, uri.getHost());
+      managerAddresses = ManagerAddresses.of(conf, uri);
     } catch (RuntimeException | LinkageError e) {
       managerUnavailable(e);
     }
@@ -249,7 +251,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       if (manager == null && pocacheEnabled) {
         try {
           manager = owner.doAs((java.security.PrivilegedExceptionAction<ManagerClient>) () ->
-              new ManagerClient(managerAddress, conf, managerTimeout));
+              new ManagerClient(managerAddresses, conf, managerTimeout));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           managerUnavailable(new IOException("interrupted while connecting to the Manager", e));

@@ -195,6 +195,17 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
 
   /** Stops caching this file; the Manager deletes whatever was uploaded. */
   private void abandon(String why) {
+    abandon(why, false);
+  }
+
+  /**
+   * Stops caching this file. The Manager deletes what was uploaded when it ends the
+   * reservation; when it cannot (it does not know the reservation: a failover moved the
+   * cache to the other NameNode's Manager, or the Manager restarted) and every upload has
+   * ended ({@code uploadsEnded}), this writer deletes its own values, so none are left in
+   * Redis outside the index.
+   */
+  private void abandon(String why, boolean uploadsEnded) {
     if (!caching) {
       return;
     }
@@ -208,6 +219,9 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       manager.abort(reservationId, why);
     } catch (IOException | RuntimeException | LinkageError e) {
       LOG.debug("abort of reservation {} not delivered (it will expire): {}", reservationId, e.toString());
+      if (uploadsEnded && encoder != null && !String.valueOf(e.getMessage()).contains("no longer open: committed")) {
+        encoder.deleteUploaded(written);
+      }
     }
   }
 
@@ -293,9 +307,11 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       }
       return;
     }
+    boolean uploadsEnded = false;
     try {
       long t1 = System.nanoTime();
       encoder.finish(UPLOAD_WAIT_SECONDS);
+      uploadsEnded = true;
       long t2 = System.nanoTime();
       manager.commit(reservationId, d.getFileId(), written, encoder.parityBytes(), encoder.valueDigests(written));
       if (LOG.isDebugEnabled()) {
@@ -308,7 +324,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      abandon("finishing the parity failed: " + e);
+      abandon("finishing the parity failed: " + e, uploadsEnded);
     }
   }
 }

@@ -208,7 +208,8 @@ final class RunFetch implements FetchIo, PieceSources {
         List<ParityKey> keys = new ArrayList<>(count * m);
         for (int c = 0; c < count; c++) {
           for (int p = 0; p < m; p++) {
-            keys.add(ctx.parity.store().key(ctx.seal, d.getFileId(), d.getGeneration(), (int) s, j0 + c, p));
+            keys.add(ctx.parity.store().key(d.getKeyPrefix(), ctx.seal, d.getFileId(), d.getGeneration(), (int) s,
+                j0 + c, p));
           }
         }
         // Protected values are opened (digest, decryption) only if a decode needs them.

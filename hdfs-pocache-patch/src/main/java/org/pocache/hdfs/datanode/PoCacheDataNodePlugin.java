@@ -21,14 +21,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.util.ServicePlugin;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.protocol.ManagerClient;
-import org.pocache.manager.server.Manager;
+import org.pocache.manager.protocol.ManagerAddresses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.pocache.cache.DaemonThreads;
@@ -49,7 +48,8 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheDataNodePlugin.class);
 
   private ScheduledExecutorService timer;
-  private ManagerClient client;
+  /** One per Manager: each NameNode of each nameservice this DataNode serves. */
+  private volatile java.util.List<Target> targets = java.util.Collections.emptyList();
   private ReadCounters last;
   private long lastAtNanos;
   private final AtomicLong sent = new AtomicLong();
@@ -73,17 +73,24 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
       // rules it was dropped and the next ones skipped for ten seconds.
       int timeout = Math.max(2 * interval, PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
           PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000));
-      InetSocketAddress manager = Manager.connectAddress(conf, FileSystem.getDefaultUri(conf).getHost());
+      java.util.List<InetSocketAddress> managers = ManagerAddresses.all(conf);
+      Configuration c = new Configuration(conf);
+      c.setInt(PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY, 0);
+      java.util.List<Target> t = new java.util.ArrayList<>();
+      for (InetSocketAddress m : managers) {
+        t.add(new Target(m, c, timeout));
+      }
+      targets = t;
       timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("pocache-datanode-heartbeat"));
-      timer.scheduleWithFixedDelay(() -> beat(dn, conf, manager, timeout), interval, interval, TimeUnit.MILLISECONDS);
-      LOG.info("POCache DataNode plugin: service-rate heartbeats every {} ms to the Manager at {}", interval,
-          manager);
+      timer.scheduleWithFixedDelay(() -> beat(dn), interval, interval, TimeUnit.MILLISECONDS);
+      LOG.info("POCache DataNode plugin: service-rate heartbeats every {} ms to the Manager{} at {}", interval,
+          managers.size() == 1 ? "" : "s", managers.size() == 1 ? managers.get(0) : managers);
     } catch (Throwable t) {
       LOG.error("POCache DataNode plugin failed to start; the DataNode runs without it", t);
     }
   }
 
-  private void beat(DataNode dn, Configuration conf, InetSocketAddress manager, int timeout) {
+  private void beat(DataNode dn) {
     try {
       DatanodeID id = dn.getDatanodeId();
       ReadCounters now = ReadCounters.read(dn.getMetrics().name());
@@ -120,19 +127,102 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
         lastAtNanos = at;
         return;
       }
-      if (client == null) {
-        Configuration c = new Configuration(conf);
-        c.setInt(PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY, 0);
-        client = new ManagerClient(manager, c, timeout);
-      }
-      client.heartbeat(id.getXferAddr(), bytes, millis, now.readOps - prev.readOps);
-      // Only a delivered sample moves the baseline: a failed one is folded into the next.
       last = now;
       lastAtNanos = at;
-      sent.incrementAndGet();
+      for (Target t : targets) {
+        t.offer(id.getXferAddr(), bytes, millis, now.readOps - prev.readOps);
+      }
     } catch (Throwable t) {
       failed.incrementAndGet();
-      LOG.debug("POCache heartbeat to {} failed", manager, t);
+      LOG.debug("POCache heartbeat sample not taken", t);
+    }
+  }
+
+  /**
+   * The heartbeats to one Manager, sent on a thread of their own, so that a Manager that
+   * does not answer (a NameNode that is down) delays no other. A sample that was not
+   * delivered is folded into the next one to the same Manager, up to {@link #MAX_FOLDED}
+   * intervals (then dropped: the Manager has been away too long for it to matter).
+   */
+  private final class Target {
+    private static final int MAX_FOLDED = 5;
+    private final InetSocketAddress address;
+    private final Configuration conf;
+    private final int timeout;
+    private final java.util.concurrent.ExecutorService sender;
+    /** Made on the sender thread at the first send. */
+    private ManagerClient client;
+    private long bytes;
+    private double millis;
+    private long ops;
+    private int folded;
+    private boolean queued;
+
+    Target(InetSocketAddress address, Configuration conf, int timeout) {
+      this.address = address;
+      this.conf = conf;
+      this.timeout = timeout;
+      this.sender = Executors.newSingleThreadExecutor(DaemonThreads.named("pocache-heartbeat-" + address.getPort()));
+    }
+
+    void offer(String dataNode, long b, double ms, long o) {
+      synchronized (this) {
+        if (folded >= MAX_FOLDED) {
+          bytes = 0;
+          millis = 0;
+          ops = 0;
+          folded = 0;
+        }
+        bytes += b;
+        millis += ms;
+        ops += o;
+        folded++;
+        if (queued) {
+          return; // the sender is still busy with an earlier one: this is sent with it
+        }
+        queued = true;
+      }
+      try {
+        sender.execute(() -> send(dataNode));
+      } catch (java.util.concurrent.RejectedExecutionException stopped) {
+        // the plugin is stopping
+      }
+    }
+
+    private void send(String dataNode) {
+      long b;
+      double ms;
+      long o;
+      synchronized (this) {
+        b = bytes;
+        ms = millis;
+        o = ops;
+        queued = false;
+      }
+      try {
+        if (client == null) {
+          client = new ManagerClient(address, conf, timeout);
+        }
+        client.heartbeat(dataNode, b, ms, o);
+        synchronized (this) {
+          bytes -= b;
+          millis -= ms;
+          ops -= o;
+          folded = 0;
+        }
+        sent.incrementAndGet();
+      } catch (Throwable t) {
+        failed.incrementAndGet();
+        LOG.debug("POCache heartbeat to {} failed", address, t);
+      }
+    }
+
+    void stop() {
+      sender.shutdownNow();
+      ManagerClient c = client;
+      if (c != null) {
+        c.close();
+      }
     }
   }
 
@@ -150,8 +240,8 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
     if (timer != null) {
       timer.shutdownNow();
     }
-    if (client != null) {
-      client.close();
+    for (Target t : targets) {
+      t.stop();
     }
   }
 

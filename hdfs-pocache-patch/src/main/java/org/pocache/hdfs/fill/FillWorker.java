@@ -167,7 +167,7 @@ public final class FillWorker implements ParityFiller {
           crcs.clear();
           payloads.clear();
           for (int p = 0; p < m; p++) {
-            keys.add(redis.key(seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
+            keys.add(redis.key(d.getKeyPrefix(), seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
             crcs.add(dataCrcs);
             payloads.add(ByteBuffer.wrap(parity[p], 0, len));
             total += len;

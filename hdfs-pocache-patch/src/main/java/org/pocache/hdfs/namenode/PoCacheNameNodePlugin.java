@@ -20,6 +20,7 @@ import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.util.ServicePlugin;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerAddresses;
 import org.pocache.manager.server.Manager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,10 @@ import org.apache.hadoop.security.token.TokenIdentifier;
  * when {@code dfs.pocache.enabled} is true. The Manager sees the namespace through
  * the NameNode's own RPC server ({@link ClientProtocolNamespace}). Any failure, at start or later, is
  * contained and logged: the NameNode never goes down because of POCache.
+ *
+ * <p>In an HA pair both NameNodes load the plugin; each Manager listens on
+ * {@code dfs.pocache.manager.address.<ns>.<nn>} (else {@code dfs.pocache.manager.address})
+ * and serves only while its NameNode is active.
  */
 public final class PoCacheNameNodePlugin implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(PoCacheNameNodePlugin.class);
@@ -54,12 +59,82 @@ public final class PoCacheNameNodePlugin implements ServicePlugin {
       // to the Manager with the NameNode's own tokens, checked by its secret manager.
       SecretManager<? extends TokenIdentifier> tokens =
           org.apache.hadoop.security.UserGroupInformation.isSecurityEnabled() ? delegationTokens(nn) : null;
-      manager = Manager.start(conf, new ClientProtocolNamespace(nn::getRpcServer,
-          () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning(), id -> pathOf(nn, id)), tokens);
-      LOG.info("POCache Manager listening on {}", manager.address());
+      String[] ids = haIds(conf);
+      Configuration own = new Configuration(conf);
+      java.net.InetSocketAddress bind = ManagerAddresses.bindAddress(conf, ids[0], ids[1]);
+      own.set(PoCacheConfigKeys.MANAGER_ADDRESS_KEY, bind.getHostString() + ":" + bind.getPort());
+      if (ids[0] != null) {
+        // Nameservices share a Redis without sharing inode ids: each has its own key space.
+        own.set(PoCacheConfigKeys.REDIS_KEY_PREFIX_KEY, keyPrefixOf(conf, ids[0]));
+      }
+      boolean ha = ids[1] != null;
+      if (ha) {
+        warnIfSecretNotShared(conf, ids);
+      }
+      manager = Manager.start(own, new ClientProtocolNamespace(nn::getRpcServer,
+          () -> nn.getNamesystem() != null && nn.getNamesystem().isRunning(), id -> pathOf(nn, id)), tokens,
+          nn::isActiveState);
+      LOG.info("POCache Manager listening on {}{}", manager.address(), ha ? " for NameNode " + ids[1] + " of "
+          + ids[0] + "; it serves while that NameNode is active"
+          : ids[0] != null ? " for nameservice " + ids[0] : "");
       keepNewBlocksOffStragglers(nn, manager);
     } catch (Throwable t) {
       LOG.error("POCache Manager failed to start; the NameNode continues without it", t);
+    }
+  }
+
+  /**
+   * This NameNode's nameservice and, in an HA pair, its NameNode id (each null when there
+   * is none), as HDFS itself finds them: from {@code dfs.nameservice.id} and
+   * {@code dfs.ha.namenode.id}, or by matching the listed addresses to this host.
+   */
+  private static String[] haIds(Configuration conf) {
+    String ns = null;
+    String nnId = null;
+    try {
+      ns = org.apache.hadoop.hdfs.DFSUtil.getNamenodeNameServiceId(conf);
+      if (ns != null && org.apache.hadoop.hdfs.HAUtil.isHAEnabled(conf, ns)) {
+        nnId = org.apache.hadoop.hdfs.HAUtil.getNameNodeId(conf, ns);
+      }
+    } catch (RuntimeException | LinkageError e) {
+      LOG.warn("POCache cannot tell this NameNode's nameservice and HA id ({}); its Manager listens on {}",
+          e.toString(), PoCacheConfigKeys.MANAGER_ADDRESS_KEY);
+    }
+    return new String[] {ns, nnId};
+  }
+
+  /**
+   * The Redis key prefix of nameservice {@code ns}'s parity and index:
+   * {@code dfs.pocache.redis.key.prefix.<ns>} if set, else {@code dfs.pocache.redis.key.prefix}
+   * followed by {@code <ns>:}. Both NameNodes of an HA pair use the same; clients take it
+   * from the descriptors.
+   */
+  static String keyPrefixOf(Configuration conf, String ns) {
+    String own = conf.getTrimmed(PoCacheConfigKeys.REDIS_KEY_PREFIX_KEY + "." + ns, "");
+    return !own.isEmpty() ? own : conf.getTrimmed(PoCacheConfigKeys.REDIS_KEY_PREFIX_KEY,
+        PoCacheConfigKeys.REDIS_KEY_PREFIX_DEFAULT) + ns + ":";
+  }
+
+  /**
+   * The two Managers of an HA pair open each other's parity only under a secret both are
+   * given: one made at start would make every failover drop the cache. Said once at WARN.
+   */
+  private static void warnIfSecretNotShared(Configuration conf, String[] ids) {
+    String protection = conf.getTrimmed(PoCacheConfigKeys.PARITY_PROTECTION_KEY, "");
+    boolean none = "none".equalsIgnoreCase(protection);
+    boolean file = !conf.getTrimmed(PoCacheConfigKeys.PARITY_SECRET_FILE_KEY, "").isEmpty();
+    boolean secret;
+    try {
+      char[] c = conf.getPassword(PoCacheConfigKeys.PARITY_SECRET_KEY);
+      secret = c != null && c.length > 0;
+    } catch (java.io.IOException e) {
+      secret = false;
+    }
+    if (!none && !file && !secret) {
+      LOG.warn("POCache: NameNode {} of {} is one of an HA pair but no parity secret is configured ({} or {}): each"
+          + " Manager makes its own, cannot open the other's parity, and a failover drops the cache. Give both"
+          + " NameNodes the same secret", ids[1], ids[0], PoCacheConfigKeys.PARITY_SECRET_FILE_KEY,
+          PoCacheConfigKeys.PARITY_SECRET_KEY);
     }
   }
 

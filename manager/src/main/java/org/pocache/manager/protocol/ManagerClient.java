@@ -57,55 +57,103 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ManagerClient.class);
   private static final EmptyProto EMPTY = EmptyProto.getDefaultInstance();
   private static final long WARN_EVERY_MILLIS = 60_000;
-  private final PoCacheManagerProtocolPB proxy;
-  private final InetSocketAddress address;
+  /** The Managers that may serve, one per NameNode of the nameservice (one outside HA). */
+  private final Target[] targets;
+  /** The target that answered last (the active NameNode's Manager, in an HA pair). */
+  private volatile int current;
   private final AtomicLong failedLookups = new AtomicLong();
   /** Calls not made because the breaker was open. */
   private final AtomicLong skippedCalls = new AtomicLong();
   /** Calls the Manager did not answer (timeouts, refused connections). */
   private final AtomicLong unanswered = new AtomicLong();
+  /** Calls every Manager answered as standby. */
+  private final AtomicLong standbyAnswers = new AtomicLong();
+  /** Times a call moved on to another Manager of the pair. */
+  private final AtomicLong failovers = new AtomicLong();
   private final CircuitBreaker breaker;
   private final long breakerOpenMillis;
   private volatile long lastWarning = Long.MIN_VALUE / 2;
+  private final UserGroupInformation user;
+  private final Configuration rpcConf;
+  private final int rpcTimeoutMillis;
+
+  /** One Manager: its address and proxies. */
+  private final class Target {
+    final InetSocketAddress address;
+    final PoCacheManagerProtocolPB proxy;
+    /** The DataNodes' protocol, made on a DataNode's first heartbeat (clients never need it). */
+    private PoCacheDataNodeProtocolPB dataNodeProxy;
+
+    Target(InetSocketAddress address) throws IOException {
+      this.address = address;
+      this.proxy = RPC.getProtocolProxy(PoCacheManagerProtocolPB.class,
+          RPC.getProtocolVersion(PoCacheManagerProtocolPB.class), address, user, rpcConf,
+          NetUtils.getDefaultSocketFactory(rpcConf), rpcTimeoutMillis, null).getProxy();
+    }
+
+    synchronized PoCacheDataNodeProtocolPB dataNodeProxy() throws IOException {
+      if (dataNodeProxy == null) {
+        dataNodeProxy = RPC.getProtocolProxy(PoCacheDataNodeProtocolPB.class,
+            RPC.getProtocolVersion(PoCacheDataNodeProtocolPB.class), address, user, rpcConf,
+            NetUtils.getDefaultSocketFactory(rpcConf), rpcTimeoutMillis, null).getProxy();
+      }
+      return dataNodeProxy;
+    }
+
+    synchronized void close() {
+      RPC.stopProxy(proxy);
+      if (dataNodeProxy != null) {
+        RPC.stopProxy(dataNodeProxy);
+      }
+    }
+  }
 
   public ManagerClient(InetSocketAddress address, Configuration conf, int rpcTimeoutMillis) throws IOException {
-    this.address = address;
+    this(java.util.Collections.singletonList(address), conf, rpcTimeoutMillis);
+  }
+
+  /**
+   * A client of the Managers at {@code addresses} (the NameNodes of one nameservice, in
+   * order): calls go to the one that answered last; one that answers "standby" or does
+   * not answer is passed over for the next.
+   */
+  public ManagerClient(java.util.List<InetSocketAddress> addresses, Configuration conf, int rpcTimeoutMillis)
+      throws IOException {
+    if (addresses.isEmpty()) {
+      throw new IllegalArgumentException("no POCache Manager address (" + PoCacheConfigKeys.MANAGER_ADDRESS_KEY + ")");
+    }
     breakerOpenMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY,
         PoCacheConfigKeys.MANAGER_BREAKER_OPEN_DEFAULT, 0, 3_600_000);
     breaker = breakerOpenMillis == 0 ? null : new CircuitBreaker(1, breakerOpenMillis, System::currentTimeMillis);
     Configuration c = new Configuration(conf);
     RPC.setProtocolEngine(c, PoCacheManagerProtocolPB.class, RpcEngines.protobuf());
+    RPC.setProtocolEngine(c, PoCacheDataNodeProtocolPB.class, RpcEngines.protobuf());
     // Do not spend the timeout on reconnect attempts to a Manager that is not there.
     c.setInt("ipc.client.connect.max.retries", 0);
     c.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
     c.setInt("ipc.client.connect.timeout", rpcTimeoutMillis);
-    proxy = RPC.getProtocolProxy(PoCacheManagerProtocolPB.class, RPC.getProtocolVersion(PoCacheManagerProtocolPB.class),
-        address, UserGroupInformation.getCurrentUser(), c, NetUtils.getDefaultSocketFactory(c), rpcTimeoutMillis, null)
-        .getProxy();
-    RPC.setProtocolEngine(c, PoCacheDataNodeProtocolPB.class, RpcEngines.protobuf());
     this.user = UserGroupInformation.getCurrentUser();
     this.rpcConf = c;
     this.rpcTimeoutMillis = rpcTimeoutMillis;
-  }
-
-  private final UserGroupInformation user;
-  private final Configuration rpcConf;
-  private final int rpcTimeoutMillis;
-  /** The DataNodes' protocol, made on a DataNode's first heartbeat (clients never need it). */
-  private PoCacheDataNodeProtocolPB dataNodeProxy;
-
-  private synchronized PoCacheDataNodeProtocolPB dataNodeProxy() throws IOException {
-    if (dataNodeProxy == null) {
-      dataNodeProxy = RPC.getProtocolProxy(PoCacheDataNodeProtocolPB.class,
-          RPC.getProtocolVersion(PoCacheDataNodeProtocolPB.class), address, user, rpcConf,
-          NetUtils.getDefaultSocketFactory(rpcConf), rpcTimeoutMillis, null).getProxy();
+    Target[] t = new Target[addresses.size()];
+    try {
+      for (int i = 0; i < t.length; i++) {
+        t[i] = new Target(addresses.get(i));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (Target made : t) {
+        if (made != null) {
+          made.close();
+        }
+      }
+      throw e;
     }
-    return dataNodeProxy;
+    this.targets = t;
   }
 
   /**
-   * A client for the Manager of the default file system (dfs.pocache.manager.address,
-   * a wildcard host meaning the NameNode's), with dfs.pocache.manager.rpc.timeout.ms.
+   * A client for the Managers of the default file system ({@link ManagerAddresses}: one,
+   * or one per NameNode of an HA nameservice), with dfs.pocache.manager.rpc.timeout.ms.
    */
   public static ManagerClient forDefaultFileSystem(Configuration conf) throws IOException {
     return forDefaultFileSystem(conf, 0);
@@ -113,7 +161,7 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   /** As {@link #forDefaultFileSystem(Configuration)}, with at least {@code minTimeoutMillis}. */
   public static ManagerClient forDefaultFileSystem(Configuration conf, int minTimeoutMillis) throws IOException {
-    InetSocketAddress a = connectAddress(conf, FileSystem.getDefaultUri(conf).getHost());
+    java.util.List<InetSocketAddress> a = ManagerAddresses.of(conf, FileSystem.getDefaultUri(conf));
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
     return new ManagerClient(a, conf, Math.max(timeout, minTimeoutMillis));
@@ -130,8 +178,18 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     return NetUtils.createSocketAddr(host, a.getPort());
   }
 
+  /** The Manager calls go to now (the one that answered last). */
   public InetSocketAddress address() {
-    return address;
+    return targets[current].address;
+  }
+
+  /** Every Manager this client may call, in order. */
+  public java.util.List<InetSocketAddress> addresses() {
+    java.util.List<InetSocketAddress> out = new ArrayList<>();
+    for (Target t : targets) {
+      out.add(t.address);
+    }
+    return out;
   }
 
   /**
@@ -145,7 +203,7 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
       return r.hasParity() ? r.getParity() : null;
     } catch (IOException | RuntimeException e) {
       failedLookups.incrementAndGet();
-      LOG.debug("No descriptor for {}: the Manager at {} did not answer: {}", path, address, e.toString());
+      LOG.debug("No descriptor for {}: the Manager at {} did not answer: {}", path, address(), e.toString());
       return null;
     }
   }
@@ -167,15 +225,14 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   @Override
   public void heartbeat(String dataNode, long bytesRead, double serviceMillis, long readOps) throws IOException {
-    PoCacheDataNodeProtocolPB dn = dataNodeProxy();
-    call(() -> dn.heartbeat(null, HeartbeatRequestProto.newBuilder().setDataNode(dataNode)
+    call(t -> t.dataNodeProxy().heartbeat(null, HeartbeatRequestProto.newBuilder().setDataNode(dataNode)
         .setBytesRead(bytesRead).setServiceMillis(serviceMillis).setReadOps(readOps).build()));
   }
 
   @Override
   public StragglerList getStragglers() throws IOException {
-    return call(() -> {
-      GetStragglersResponseProto r = proxy.getStragglers(null, EMPTY);
+    return call(t -> {
+      GetStragglersResponseProto r = t.proxy.getStragglers(null, EMPTY);
       return new StragglerList(new ArrayList<>(r.getDataNodesList()), r.getDetector(),
           new ArrayList<>(r.getByHeartbeatsList()), new ArrayList<>(r.getByClientReadsList()));
     });
@@ -190,7 +247,7 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   public DescriptorLookup getDescriptor(String path, boolean readerFills) throws IOException {
     // Retried once like other lookups: a repeated request never reserves twice (the file
     // is then FILLING); at worst a reservation whose answer was lost expires unfilled.
-    return call(() -> ProtoTranslation.fromProto(proxy.getParityDescriptor(null,
+    return call(t -> ProtoTranslation.fromProto(t.proxy.getParityDescriptor(null,
         GetDescriptorRequestProto.newBuilder().setPath(path).setReaderFills(readerFills).build())));
   }
 
@@ -203,14 +260,14 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
       return getDescriptor(path, readerFills);
     } catch (IOException | RuntimeException e) {
       failedLookups.incrementAndGet();
-      LOG.debug("No descriptor for {}: the Manager at {} did not answer: {}", path, address, e.toString());
+      LOG.debug("No descriptor for {}: the Manager at {} did not answer: {}", path, address(), e.toString());
       return null;
     }
   }
 
   @Override
   public WriteAdmission admitWrite(String path, long expectedMaxBytes) throws IOException {
-    return once(() -> ProtoTranslation.fromProto(proxy.admitWrite(null, AdmitWriteRequestProto.newBuilder()
+    return once(t -> ProtoTranslation.fromProto(t.proxy.admitWrite(null, AdmitWriteRequestProto.newBuilder()
         .setPath(path).setExpectedMaxBytes(expectedMaxBytes).build())));
   }
 
@@ -220,7 +277,7 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     // A commit whose answer did not arrive (a Manager slow under load) is asked again: the
     // Manager acknowledges a repeated commit of a reservation it committed, so a lost answer
     // cannot leave the writer abandoning parity the Manager serves. A refusal is final.
-    guarded(() -> proxy.commit(null, CommitRequestProto.newBuilder().setReservationId(reservationId).setFileId(fileId)
+    guarded(t -> t.proxy.commit(null, CommitRequestProto.newBuilder().setReservationId(reservationId).setFileId(fileId)
         .setLength(length).setParityBytes(parityBytes)
         .setValueDigests(com.google.protobuf.ByteString.copyFrom(valueDigests)).build()), false, COMMIT_ATTEMPTS);
   }
@@ -230,18 +287,18 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
 
   @Override
   public void abort(long reservationId, String reason) throws IOException {
-    once(() -> proxy.abort(null, AbortRequestProto.newBuilder().setReservationId(reservationId)
+    once(t -> t.proxy.abort(null, AbortRequestProto.newBuilder().setReservationId(reservationId)
         .setReason(reason == null ? "" : reason).build()));
   }
 
   @Override
   public void reportRead(ReadReport report) throws IOException {
-    call(() -> proxy.reportRead(null, ProtoTranslation.toProto(report)));
+    call(t -> t.proxy.reportRead(null, ProtoTranslation.toProto(report)));
   }
 
   @Override
   public ManagerReport getReport() throws IOException {
-    return call(() -> ProtoTranslation.fromProto(proxy.getReport(null, EMPTY)));
+    return call(t -> ProtoTranslation.fromProto(t.proxy.getReport(null, EMPTY)));
   }
 
   @Override
@@ -249,27 +306,27 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be > 0, got " + limit);
     }
-    return call(() -> ProtoTranslation.fromProto(proxy.listCached(null, ListCachedRequestProto.newBuilder()
+    return call(t -> ProtoTranslation.fromProto(t.proxy.listCached(null, ListCachedRequestProto.newBuilder()
         .setPathPrefix(pathPrefix).setLimit(limit).build())));
   }
 
   @Override
   public String forgetDeleted(String path) throws IOException {
-    return call(() -> proxy.forgetDeleted(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
+    return call(t -> t.proxy.forgetDeleted(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
   }
 
   @Override
   public String evict(String path) throws IOException {
-    return once(() -> proxy.evict(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
+    return once(t -> t.proxy.evict(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
   }
 
   @Override
   public String prefetch(String path) throws IOException {
-    return once(() -> proxy.prefetch(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
+    return once(t -> t.proxy.prefetch(null, PathRequestProto.newBuilder().setPath(path).build())).getOutcome();
   }
 
   private interface Rpc<T> {
-    T run() throws ServiceException;
+    T run(Target t) throws ServiceException, IOException;
   }
 
   /**
@@ -302,7 +359,7 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
         if (attempt >= attempts) {
           throw e.getCause();
         }
-        LOG.debug("The POCache Manager at {} did not answer attempt {} of {}: {}", address, attempt, attempts,
+        LOG.debug("The POCache Manager at {} did not answer attempt {} of {}: {}", describe(), attempt, attempts,
             e.getCause().toString());
       }
     }
@@ -325,41 +382,101 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   private <T> T guarded(Rpc<T> rpc, boolean idempotent, boolean askBreaker) throws IOException, Unanswered {
     if (askBreaker && breaker != null && !breaker.allow()) {
       skippedCalls.incrementAndGet();
-      throw new ManagerUnavailableException("the POCache Manager at " + address + " did not answer a call within the"
-          + " last " + breakerOpenMillis + " ms (" + PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY + "); not asked");
+      throw new ManagerUnavailableException("the POCache Manager at " + describe() + " did not answer a call within"
+          + " the last " + breakerOpenMillis + " ms (" + PoCacheConfigKeys.MANAGER_BREAKER_OPEN_KEY + "); not asked");
     }
-    T answer;
-    try {
+    int start = current;
+    IOException notAnswered = null;
+    String standby = null;
+    for (int i = 0; i < targets.length; i++) {
+      int at = (start + i) % targets.length;
+      Target t = targets[at];
+      T answer;
       try {
-        answer = rpc.run();
+        answer = runOn(t, rpc, idempotent);
       } catch (ServiceException e) {
-        if (!idempotent || !(e.getCause() instanceof java.io.EOFException)) {
-          throw e;
+        Throwable c = e.getCause();
+        if (c instanceof RemoteException) {
+          RemoteException re = (RemoteException) c;
+          if (STANDBY.equals(re.getClassName())) {
+            standby = re.getMessage(); // its NameNode is standby: the other one may be active
+            continue;
+          }
+          use(at, start);
+          answered();
+          throw re.unwrapRemoteException(); // a refusal: the Manager is there
         }
-        answer = rpc.run(); // a connection the Manager closed before: once more on a new one
+        notAnswered = c instanceof IOException ? (IOException) c : new IOException(e);
+        continue;
+      } catch (ClassCastException | LinkageError e) {
+        // A Hadoop client this jar was not built for (a class missing or changed, or Hadoop's
+        // RPC engine expecting its own relocated protobuf messages): for the caller an
+        // unreachable Manager, never an Error that fails its job.
+        IOException err = new IOException(WRONG_CLIENT + e, e);
+        unanswered(err);
+        throw err;
+      } catch (IOException e) {
+        notAnswered = e; // a proxy that could not be made
+        continue;
+      } catch (RuntimeException e) {
+        unanswered(e);
+        throw e;
       }
-    } catch (ServiceException e) {
-      Throwable c = e.getCause();
-      if (c instanceof RemoteException) {
-        answered();
-        throw ((RemoteException) c).unwrapRemoteException(); // a refusal: the Manager is there
-      }
-      IOException err = c instanceof IOException ? (IOException) c : new IOException(e);
-      unanswered(err);
-      throw new Unanswered(err);
-    } catch (ClassCastException | LinkageError e) {
-      // A Hadoop client this jar was not built for (a class missing or changed, or Hadoop's
-      // RPC engine expecting its own relocated protobuf messages): for the caller an
-      // unreachable Manager, never an Error that fails its job.
-      IOException err = new IOException(WRONG_CLIENT + e, e);
-      unanswered(err);
-      throw err;
-    } catch (RuntimeException e) {
-      unanswered(e);
-      throw e;
+      use(at, start);
+      answered();
+      return answer;
     }
-    answered();
-    return answer;
+    if (notAnswered == null) {
+      // Every Manager answered, each standby: the pair is between states (a failover), or no
+      // NameNode is active. They answer at once, so the breaker stays closed.
+      answered();
+      standbyAnswers.incrementAndGet();
+      IOException err = new ManagerUnavailableException("no POCache Manager of " + describe() + " is active: "
+          + standby);
+      warn("is standby", err, "Reads and writes use plain HDFS until a NameNode of the pair is active.");
+      throw err;
+    }
+    unanswered(notAnswered);
+    throw new Unanswered(notAnswered);
+  }
+
+  /** Runs {@code rpc} on {@code t}; an idempotent call once more if the connection was dead (EOF). */
+  private static <T> T runOn(Target t, Rpc<T> rpc, boolean idempotent) throws ServiceException, IOException {
+    try {
+      return rpc.run(t);
+    } catch (ServiceException e) {
+      if (!idempotent || !(e.getCause() instanceof java.io.EOFException)) {
+        throw e;
+      }
+      return rpc.run(t); // a connection the Manager closed before: once more on a new one
+    }
+  }
+
+  /** Calls go to target {@code at} from now on; said at INFO when that is a change. */
+  private void use(int at, int was) {
+    if (at != was) {
+      current = at;
+      failovers.incrementAndGet();
+      LOG.info("POCache uses the Manager at {} (the one at {} is standby or did not answer)", targets[at].address,
+          targets[was].address);
+    }
+  }
+
+  private String describe() {
+    return targets.length == 1 ? targets[0].address.toString() : addresses().toString();
+  }
+
+  /** How a standby NameNode's Manager refuses (Hadoop's own class, which HA clients follow). */
+  private static final String STANDBY = org.apache.hadoop.ipc.StandbyException.class.getName();
+
+  /** Calls that every Manager answered as standby. */
+  public long standbyAnswers() {
+    return standbyAnswers.get();
+  }
+
+  /** Times calls moved from one Manager of an HA pair to the other. */
+  public long failovers() {
+    return failovers.get();
   }
 
   private void answered() {
@@ -372,34 +489,36 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     unanswered.incrementAndGet();
     // Without a breaker (DataNode heartbeats) every failure may warn, still at most once a minute.
     boolean worthWarning = breaker == null || breaker.failure();
+    if (!worthWarning) {
+      LOG.debug("The POCache Manager at {} did not answer: {}", describe(), why.toString());
+      return;
+    }
+    String check = String.valueOf(why.getMessage()).startsWith(WRONG_CLIENT)
+        ? "Install the POCache drop-in jar built for this Hadoop line (docs/operations.md, Troubleshooting)."
+        : String.valueOf(why.getMessage()).contains("cannot authenticate")
+        ? "Check that this client has a Kerberos ticket or an HDFS delegation token (a standalone Manager needs "
+            + PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY + " on clients too)."
+        : "Check that the NameNode runs the POCache plugin and that " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY
+            + " names its address.";
+    warn("did not answer", why, (breaker == null ? "calls keep trying it." : "POCache skips it for " + breakerOpenMillis
+        + " ms at a time until it does (reads and writes use plain HDFS meanwhile).") + " " + check);
+  }
+
+  /** WARN at most once a minute (else DEBUG) that no Manager served a call, and why. */
+  private void warn(String how, Exception why, String what) {
     long now = System.currentTimeMillis();
-    if (worthWarning && now - lastWarning >= WARN_EVERY_MILLIS) {
+    if (now - lastWarning >= WARN_EVERY_MILLIS) {
       lastWarning = now;
-      String check = String.valueOf(why.getMessage()).startsWith(WRONG_CLIENT)
-          ? "Install the POCache drop-in jar built for this Hadoop line (docs/operations.md, Troubleshooting)."
-          : String.valueOf(why.getMessage()).contains("cannot authenticate")
-          ? "Check that this client has a Kerberos ticket or an HDFS delegation token (a standalone Manager needs "
-              + PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY + " on clients too)."
-          : "Check that the NameNode runs the POCache plugin and that " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY
-              + " names its address.";
-      LOG.warn("The POCache Manager at {} did not answer ({}); {} {}", address, why.toString(), breaker == null
-              ? "calls keep trying it."
-              : "POCache skips it for " + breakerOpenMillis + " ms at a time until it does (reads and writes use"
-                  + " plain HDFS meanwhile).",
-          check);
+      LOG.warn("The POCache Manager at {} {} ({}); {}", describe(), how, why.toString(), what);
     } else {
-      LOG.debug("The POCache Manager at {} did not answer: {}", address, why.toString());
+      LOG.debug("The POCache Manager at {} {}: {}", describe(), how, why.toString());
     }
   }
 
-
   @Override
   public void close() {
-    RPC.stopProxy(proxy);
-    synchronized (this) {
-      if (dataNodeProxy != null) {
-        RPC.stopProxy(dataNodeProxy);
-      }
+    for (Target t : targets) {
+      t.close();
     }
   }
 }

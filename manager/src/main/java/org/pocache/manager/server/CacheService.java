@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
@@ -93,6 +94,10 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private final ParityVerifier verifier;
   private final StragglerPrefetcher prefetcher;
   private volatile DeletedFileSweeper sweeper;
+  /** Whether this Manager's NameNode is active (always, outside an HA pair). */
+  private volatile BooleanSupplier active = () -> true;
+  /** Whether the NameNode was active at the last tick; null before the first (housekeeping thread). */
+  private Boolean activeAtLastTick;
 
   /**
    * Reads and validates the configuration; does not touch Redis or HDFS yet
@@ -120,13 +125,42 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     h.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     this.housekeeping = h;
     this.store = new ManagerStore(settings.redis, connector);
-    this.reaper = new ParityReaper(housekeeping, store, secrets, metrics);
+    this.reaper = new ParityReaper(housekeeping, store, secrets, metrics, this::isActive);
     this.state = new CacheState(settings, planner, secrets, metrics, reaper, clock);
     reaper.checkIndexWith(state::indexedElsewhere);
     this.redis = new RedisIncarnation(settings, store, state, reaper, namespace, secrets, metrics);
     this.fills = new Fills(settings, state, secrets);
     this.verifier = new ParityVerifier(state, store, housekeeping, metrics);
     this.prefetcher = new StragglerPrefetcher(settings, state, planner, stragglers, namespace, fills, redis, metrics);
+  }
+
+  /**
+   * In an HA pair: this Manager serves, and changes Redis, only while {@code activeNameNode}
+   * says its NameNode is active. Set before {@link #start}.
+   */
+  void followNameNode(BooleanSupplier activeNameNode) {
+    this.active = activeNameNode;
+  }
+
+  /** Whether this Manager's NameNode is active, so that it may serve and change Redis. */
+  boolean isActive() {
+    try {
+      return active.getAsBoolean();
+    } catch (RuntimeException e) {
+      return false; // a NameNode still starting has no state yet
+    }
+  }
+
+  /**
+   * Refuses a call while the NameNode is standby, with the exception HDFS's own HA clients
+   * follow: the caller asks the other NameNode's Manager. A standby never serves from its
+   * namespace, which may lag the active one's.
+   */
+  private void checkActive() throws org.apache.hadoop.ipc.StandbyException {
+    if (!isActive()) {
+      throw new org.apache.hadoop.ipc.StandbyException("the POCache Manager of a standby NameNode serves nothing;"
+          + " the active NameNode's Manager does");
+    }
   }
 
   /** Starts the periodic tick (the first connects to Redis and rebuilds the index) and metrics. */
@@ -156,7 +190,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   }
 
   @Override
-  public StragglerList getStragglers() {
+  public StragglerList getStragglers() throws IOException {
+    checkActive();
     return stragglers.getStragglers();
   }
 
@@ -167,6 +202,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public DescriptorLookup getDescriptor(String path, boolean readerFills) throws IOException {
+    checkActive();
     long t0 = System.nanoTime();
     String checked = checkPath(path);
     String user = ManagerAuthorizer.callerFullName();
@@ -211,6 +247,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public WriteAdmission admitWrite(String path, long expectedMaxBytes) throws IOException {
+    checkActive();
     long t0 = System.nanoTime();
     try {
       if (expectedMaxBytes < 0) {
@@ -258,6 +295,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   @Override
   public void commit(long reservationId, long fileId, long length, long parityBytes, byte[] valueDigests)
       throws IOException {
+    checkActive();
     long t0 = System.nanoTime();
     try {
       if (length < 0) {
@@ -295,6 +333,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       if (state.commit(e, f, parityBytes, valueDigests, redis.runIdForWrites())) {
         metrics.fills.incrementAndGet();
       }
+      // Demoted meanwhile: the index entry is not written (fenced), so the writer must not
+      // count on it; it asks the new active Manager, which does not know the reservation.
+      checkActive();
     } finally {
       metrics.rpc(System.nanoTime() - t0);
     }
@@ -320,6 +361,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public void abort(long reservationId, String reason) throws IOException {
+    checkActive();
     long t0 = System.nanoTime();
     try {
       CacheIndex.Entry takeOver = state.abort(reservationId, reason, auth::checkOwner);
@@ -337,6 +379,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public void reportRead(ReadReport report) throws IOException {
+    checkActive();
     long t0 = System.nanoTime();
     try {
       long fileId = report.getFileId();
@@ -395,7 +438,8 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   // --- operators -----------------------------------------------------------------------
 
   @Override
-  public ManagerReport getReport() {
+  public ManagerReport getReport() throws IOException {
+    checkActive();
     ManagerMetrics.Gauges g = gauges();
     StragglerList s = stragglers.getStragglers();
     return ManagerReport.newBuilder().setCapacityBytes(g.capacity).setUsedBytes(g.used).setFilesCached(g.filesCached)
@@ -410,6 +454,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public CachedFiles listCached(String pathPrefix, int limit) throws IOException {
+    checkActive();
     auth.checkAdmin("list cached files"); // paths, ids and generations of every user's files
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be > 0, got " + limit);
@@ -432,6 +477,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public String forgetDeleted(String path) throws IOException {
+    checkActive();
     String p = checkPath(path);
     if (namespace.exists(p)) {
       // Not deleted (or already created again): nothing to do, and no NameNode call per
@@ -461,12 +507,14 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
 
   @Override
   public String evict(String path) throws IOException {
+    checkActive();
     auth.checkAdmin("evict");
     return state.evict(namespace.open(checkPath(path)), path);
   }
 
   @Override
   public String prefetch(String path) throws IOException {
+    checkActive();
     auth.checkAdmin("prefetch");
     FileInfo f = namespace.open(checkPath(path));
     CodePlanner.Code code = planner.codeFor(f);
@@ -515,6 +563,9 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   /** The periodic work; never throws (a scheduled task that throws stops running). */
   private void tick() {
     try {
+      if (!followHaState()) {
+        return;
+      }
       redis.check();
       auth.refreshDataNodes();
       if (secrets.reloadIfChanged()) {
@@ -587,6 +638,37 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         state.grow(e, need, f);
       }
     }
+  }
+
+  /**
+   * Housekeeping thread: notices the NameNode turning standby (the index and CSAC are
+   * forgotten, nothing is written to Redis from then on) or active (the next check
+   * rebuilds the index from what the other Manager left in Redis). Returns whether the
+   * NameNode is active; a standby keeps only its DataNode list fresh, for heartbeats.
+   */
+  private boolean followHaState() {
+    boolean now = isActive();
+    Boolean was = activeAtLastTick;
+    activeAtLastTick = now;
+    if (now) {
+      if (Boolean.FALSE.equals(was)) {
+        LOG.info("POCache Manager: its NameNode is active; it rebuilds its index from Redis and serves");
+      }
+      return true;
+    }
+    if (!Boolean.FALSE.equals(was)) {
+      redis.standby();
+      reaper.forgetPending();
+      int forgotten = state.clear("its NameNode is standby").size();
+      LOG.info("POCache Manager: its NameNode is standby; it serves nothing and leaves Redis to the active"
+          + " NameNode's Manager ({} cached files forgotten here, their parity kept in Redis)", forgotten);
+    }
+    try {
+      auth.refreshDataNodes();
+    } catch (RuntimeException e) {
+      LOG.debug("POCache Manager (standby) did not refresh its DataNode list: {}", e.toString());
+    }
+    return false;
   }
 
   /** Runs one housekeeping tick now and waits for it and everything queued before it (tests, admin). */

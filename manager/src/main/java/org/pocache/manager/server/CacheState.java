@@ -584,6 +584,8 @@ final class CacheState {
       for (int i = 0; i < entries.size(); i++) {
         CacheIndex.Entry e = entries.get(i);
         FileInfo f = files.get(i);
+        // Generations made by another Manager (the other NameNode of an HA pair) are never reused.
+        lastGeneration = Math.max(lastGeneration, e.generation);
         known.put(f.id, f);
         List<Long> evicted = csac.insert(CodePlanner.fileRef(e.fileId, Math.max(1, e.parityBytes()), f));
         if (csac.isCached(e.fileId)) {

@@ -59,6 +59,17 @@ public final class Manager implements AutoCloseable {
   public static Manager start(Configuration conf, Namespace namespace,
       org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier> tokens)
       throws IOException {
+    return start(conf, namespace, tokens, () -> true);
+  }
+
+  /**
+   * {@link #start(Configuration, Namespace, org.apache.hadoop.security.token.SecretManager)} for
+   * a NameNode of an HA pair: the Manager serves, and changes Redis, only while
+   * {@code activeNameNode} says its NameNode is active.
+   */
+  public static Manager start(Configuration conf, Namespace namespace,
+      org.apache.hadoop.security.token.SecretManager<? extends org.apache.hadoop.security.token.TokenIdentifier> tokens,
+      java.util.function.BooleanSupplier activeNameNode) throws IOException {
     int heartbeatInterval = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 10, 3_600_000);
     StragglerMonitor monitor = new StragglerMonitor(newDetector(conf), () -> newDetector(conf), reportTtl(conf),
@@ -70,6 +81,7 @@ public final class Manager implements AutoCloseable {
     int tick = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_TICK_KEY, PoCacheConfigKeys.MANAGER_TICK_DEFAULT,
         10, 3_600_000);
     CacheService cache = new CacheService(conf, namespace, monitor, System::currentTimeMillis);
+    cache.followNameNode(activeNameNode);
     ParityFiller filler = null;
     ManagerRpcServer rpc = null;
     try {

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * The Manager's own Redis changes, on the housekeeping thread in the order they were
  * submitted: index entries written, and the keys of dropped parity deleted by their
  * known names (never KEYS or SCAN). A delete that fails is kept and retried on later
- * ticks ({@link #retry}), up to {@link #MAX_PENDING} entries.
+ * ticks ({@link #retry}), up to {@link #MAX_PENDING} entries. A Manager whose NameNode
+ * is standby changes nothing: in an HA pair, Redis is the active one's.
  */
 final class ParityReaper {
   private static final Logger LOG = LoggerFactory.getLogger(ParityReaper.class);
@@ -41,13 +42,17 @@ final class ParityReaper {
   private final ManagerStore store;
   private final ParitySecrets secrets;
   private final ManagerMetrics metrics;
+  /** Whether this Manager may change Redis: its NameNode is active (fencing, in an HA pair). */
+  private final java.util.function.BooleanSupplier mayWrite;
   /** Whether a newer entry of the same file is indexed (see {@link CacheState#indexedElsewhere}). */
   private volatile Predicate<CacheIndex.Entry> indexedElsewhere = e -> false;
   /** Deletes that failed (housekeeping thread only). */
   private final Deque<CacheIndex.Entry> pending = new ArrayDeque<>();
 
-  ParityReaper(Executor housekeeping, ManagerStore store, ParitySecrets secrets, ManagerMetrics metrics) {
+  ParityReaper(Executor housekeeping, ManagerStore store, ParitySecrets secrets, ManagerMetrics metrics,
+      java.util.function.BooleanSupplier mayWrite) {
     this.housekeeping = housekeeping;
+    this.mayWrite = mayWrite;
     this.store = store;
     this.secrets = secrets;
     this.metrics = metrics;
@@ -73,6 +78,9 @@ final class ParityReaper {
   void writeIndex(long fileId, ParityDescriptor d) {
     try {
       housekeeping.execute(() -> {
+        if (!mayWrite.getAsBoolean()) {
+          return; // demoted to standby since: the index is the active Manager's
+        }
         try {
           store.get().index().put(fileId, secrets.sealIndexEntry(fileId, d));
         } catch (ParityStoreException | RuntimeException e) {
@@ -87,6 +95,9 @@ final class ParityReaper {
 
   /** Housekeeping thread: removes the index entry first (never points at missing keys), then the keys. */
   void deleteNow(CacheIndex.Entry e) {
+    if (!mayWrite.getAsBoolean()) {
+      return; // demoted to standby since: the parity may be the active Manager's now
+    }
     try {
       ParityStore s = store.get();
       if (!indexedElsewhere.test(e)) {
@@ -106,6 +117,11 @@ final class ParityReaper {
     for (int n = pending.size(); n > 0; n--) {
       deleteNow(pending.poll());
     }
+  }
+
+  /** Housekeeping thread: the NameNode turned standby; the deletes waiting for a retry are not this Manager's. */
+  void forgetPending() {
+    pending.clear();
   }
 
   /** Deletes that failed and wait for a retry (housekeeping thread). */

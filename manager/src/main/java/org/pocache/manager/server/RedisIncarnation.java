@@ -85,6 +85,16 @@ final class RedisIncarnation {
     ready = false;
   }
 
+  /**
+   * Housekeeping thread: the NameNode turned standby. Nothing is served; when it is active
+   * again, the first check rebuilds the index from Redis, as at a start (the other
+   * NameNode's Manager changed it meanwhile).
+   */
+  void standby() {
+    ready = false;
+    runId = null;
+  }
+
   /** Housekeeping thread: connects, checks the run id and the capacity, rebuilds or invalidates. */
   void check() {
     try {

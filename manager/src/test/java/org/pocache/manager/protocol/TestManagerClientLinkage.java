@@ -39,10 +39,13 @@ public class TestManagerClientLinkage {
           getClass().getClassLoader(), new Class<?>[] {PoCacheManagerProtocolPB.class}, (p, method, args) -> {
             throw new NoClassDefFoundError("com/google/protobuf/ServiceException");
           });
-      Field proxy = ManagerClient.class.getDeclaredField("proxy");
+      Field targets = ManagerClient.class.getDeclaredField("targets");
+      targets.setAccessible(true);
+      Object target = ((Object[]) targets.get(m))[0];
+      Field proxy = target.getClass().getDeclaredField("proxy");
       proxy.setAccessible(true);
-      Object real = proxy.get(m);
-      proxy.set(m, broken);
+      Object real = proxy.get(target);
+      proxy.set(target, broken);
       try {
         m.getStragglers();
         fail("the call succeeded");
@@ -50,7 +53,7 @@ public class TestManagerClientLinkage {
         assertTrue(e.getMessage(), e.getMessage().contains("does not work with this Hadoop client")
             && e.getMessage().contains("com/google/protobuf/ServiceException"));
       } finally {
-        proxy.set(m, real); // close stops the real proxy
+        proxy.set(target, real); // close stops the real proxy
       }
       assertEquals(1, m.unansweredCalls());
     }
