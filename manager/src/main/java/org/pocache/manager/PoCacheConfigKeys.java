@@ -118,7 +118,9 @@ public final class PoCacheConfigKeys {
 
   /**
    * host:port the Manager's RPC server listens on (in the NameNode with the plugin). Clients and DataNodes connect
-   * to this port on the NameNode's host when the host is 0.0.0.0.
+   * to this port on the NameNode's host when the host is 0.0.0.0. In an HA pair or a federation,
+   * {@code dfs.pocache.manager.address.<nameservice>.<namenode id>} (or {@code .<nameservice>}) overrides it for
+   * that NameNode's Manager ({@link org.pocache.manager.protocol.ManagerAddresses}).
    */
   public static final String MANAGER_ADDRESS_KEY = "dfs.pocache.manager.address";
   public static final String MANAGER_ADDRESS_DEFAULT = "0.0.0.0:8047";
