@@ -24,6 +24,11 @@ CL_LIB="$CLUSTER_DIR/hadoop/share/hadoop/common/lib"
 CL_CONF="$CLUSTER_DIR/conf"
 CL_NN_PORT=9000
 CL_MANAGER_PORT=8047
+# --ha: the nameservice, the second NameNode's RPC and the Managers' ports, the JournalNodes'.
+CL_NS=pocache
+CL_NN2_PORT=9010
+CL_MANAGER2_PORT=8048
+CL_JN_PORT=18485
 CL_REDIS_PORT=6380
 CL_NET=10.77
 CL_CGROUP=/sys/fs/cgroup/cpu/pocache
@@ -38,13 +43,16 @@ cl_usage() {
   cat <<'USAGE'
 Usage: pocache cluster <command>
 
-  up [--datanodes N] [--rate MiB/s|none] [--pocache on|off] [--redis-maxmemory MiB] [--set key=value]...
+  up [--datanodes N] [--rate MiB/s|none] [--pocache on|off] [--ha] [--redis-maxmemory MiB] [--set key=value]...
                      start NameNode (+ POCache Manager), N DataNodes (default 5), each in its
                      own network namespace, unshaped (--rate none, the default) or shaped to
                      --rate MiB/s by tc tbf, redis-server,
                      ResourceManager and NodeManager; prints where everything is. --set adds a
                      property to every daemon's and the clients' hdfs-site.xml (e.g.
                      dfs.pocache.code.k=6)
+                     --ha: two NameNodes (nn1, nn2) of nameservice hdfs://pocache with three
+                     JournalNodes, each NameNode with its Manager; nn1 starts active
+  failover           (--ha) hdfs haadmin -failover from the active NameNode to the other
   down               stop everything and remove the namespaces (data stays under target/cluster)
   status             every daemon, its pid and log, and the Manager's -report
   straggler on <i> [--kind net|cpu] [--factor F]
@@ -116,9 +124,9 @@ xml_conf() { # file, then key=value pairs
   } >"$f"
 }
 
-cl_write_conf() { # pocache on|off, datanodes, extra hdfs-site key=value...
-  local pocache=$1 n=$2 dir=$CL_CONF
-  shift 2
+cl_write_conf() { # pocache on|off, datanodes, ha on|off, extra hdfs-site key=value...
+  local pocache=$1 n=$2 ha=$3 dir=$CL_CONF
+  shift 3
   mkdir -p "$dir"
   local fsimpl=() nnplug=() dnplug=() keys=()
   if [[ $pocache == on ]]; then
@@ -138,8 +146,22 @@ cl_write_conf() { # pocache on|off, datanodes, extra hdfs-site key=value...
     keys+=("dfs.pocache.parity.secret.file=$secret")
   fi
   keys+=("$@")
+  # --ha: two NameNodes of nameservice $CL_NS sharing edits through three JournalNodes,
+  # failed over by hand (hdfs haadmin -failover; no ZooKeeper). Clients and DataNodes find
+  # both NameNodes, and both Managers, from the same keys (docs/operations.md).
+  local fs_uri="hdfs://127.0.0.1:$CL_NN_PORT" ha_keys=()
+  if [[ $ha == on ]]; then
+    fs_uri="hdfs://$CL_NS"
+    ha_keys=("dfs.nameservices=$CL_NS" "dfs.ha.namenodes.$CL_NS=nn1,nn2"
+      "dfs.client.failover.proxy.provider.$CL_NS=org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider"
+      "dfs.ha.automatic-failover.enabled=false" "dfs.ha.fencing.methods=shell(/bin/true)")
+    if [[ $pocache == on ]]; then
+      ha_keys+=("dfs.pocache.manager.address.$CL_NS.nn1=0.0.0.0:$CL_MANAGER_PORT"
+        "dfs.pocache.manager.address.$CL_NS.nn2=0.0.0.0:$CL_MANAGER2_PORT")
+    fi
+  fi
   xml_conf "$dir/core-site.xml" \
-    "fs.defaultFS=hdfs://127.0.0.1:$CL_NN_PORT" \
+    "fs.defaultFS=$fs_uri" \
     "hadoop.tmp.dir=$CLUSTER_DIR/data/tmp" \
     "${fsimpl[@]}"
   local hdfs_common=(
@@ -149,12 +171,36 @@ cl_write_conf() { # pocache on|off, datanodes, extra hdfs-site key=value...
     "dfs.namenode.heartbeat.recheck-interval=60000"
     "dfs.client.read.shortcircuit=false"
   )
-  xml_conf "$dir/hdfs-site.xml" \
-    "${hdfs_common[@]}" \
-    "dfs.namenode.name.dir=$CLUSTER_DIR/data/nn" \
-    "dfs.namenode.rpc-bind-host=0.0.0.0" \
-    "dfs.namenode.http-address=127.0.0.1:9870" \
-    "${nnplug[@]}" "${keys[@]}"
+  local nn_keys=("dfs.namenode.rpc-bind-host=0.0.0.0" "${nnplug[@]}")
+  if [[ $ha == on ]]; then
+    local jn="qjournal://127.0.0.1:$CL_JN_PORT;127.0.0.1:$((CL_JN_PORT + 10));127.0.0.1:$((CL_JN_PORT + 20))/$CL_NS"
+    nn_keys+=("dfs.namenode.rpc-address.$CL_NS.nn1=127.0.0.1:$CL_NN_PORT"
+      "dfs.namenode.rpc-address.$CL_NS.nn2=127.0.0.1:$CL_NN2_PORT"
+      "dfs.namenode.http-address.$CL_NS.nn1=127.0.0.1:9870" "dfs.namenode.http-address.$CL_NS.nn2=127.0.0.1:9872"
+      "dfs.namenode.name.dir.$CL_NS.nn1=$CLUSTER_DIR/data/nn" "dfs.namenode.name.dir.$CL_NS.nn2=$CLUSTER_DIR/data/nn2"
+      "dfs.namenode.shared.edits.dir=$jn" "dfs.ha.tail-edits.period=1")
+  else
+    nn_keys+=("dfs.namenode.name.dir=$CLUSTER_DIR/data/nn" "dfs.namenode.http-address=127.0.0.1:9870")
+  fi
+  xml_conf "$dir/hdfs-site.xml" "${hdfs_common[@]}" "${ha_keys[@]}" "${nn_keys[@]}" "${keys[@]}"
+  if [[ $ha == on ]]; then
+    # Both NameNodes run on this host, so each is told which of the pair it is.
+    local id j
+    for id in nn1 nn2; do
+      mkdir -p "$CLUSTER_DIR/$id/conf"
+      cp "$dir/core-site.xml" "$CLUSTER_DIR/$id/conf/"
+      xml_conf "$CLUSTER_DIR/$id/conf/hdfs-site.xml" "${hdfs_common[@]}" "${ha_keys[@]}" "${nn_keys[@]}" \
+        "dfs.ha.namenode.id=$id" "${keys[@]}"
+    done
+    for j in 1 2 3; do
+      mkdir -p "$CLUSTER_DIR/jn$j/conf"
+      cp "$dir/core-site.xml" "$CLUSTER_DIR/jn$j/conf/"
+      xml_conf "$CLUSTER_DIR/jn$j/conf/hdfs-site.xml" "dfs.journalnode.edits.dir=$CLUSTER_DIR/data/jn$j" \
+        "dfs.journalnode.rpc-address=127.0.0.1:$((CL_JN_PORT + 10 * (j - 1)))" \
+        "dfs.journalnode.http-address=127.0.0.1:$((CL_JN_PORT + 10 * (j - 1) + 1))" \
+        "dfs.journalnode.https-address=127.0.0.1:$((CL_JN_PORT + 10 * (j - 1) + 2))"
+    done
+  fi
   xml_conf "$dir/yarn-site.xml" \
     "yarn.resourcemanager.hostname=127.0.0.1" \
     "yarn.nodemanager.hostname=127.0.0.1" \
@@ -207,15 +253,26 @@ log4j.logger.org.apache.hadoop.hdfs.StateChange=WARN
 log4j.logger.org.apache.hadoop.hdfs.server.datanode.DataNode.clienttrace=WARN
 log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit=WARN
 LOG4J
+  if [[ $ha == on ]]; then
+    local c
+    for c in nn1 nn2 jn1 jn2 jn3; do cp "$dir/log4j.properties" "$CLUSTER_DIR/$c/conf/"; done
+  fi
   local i
   for ((i = 1; i <= n; i++)); do
     local d="$CLUSTER_DIR/dn$i/conf"
     mkdir -p "$d"
     cp "$dir"/{log4j.properties,yarn-site.xml,mapred-site.xml} "$d/"
     # A DataNode host's own files: the NameNode as seen from its namespace, its own disks.
-    xml_conf "$d/core-site.xml" "fs.defaultFS=hdfs://$CL_NET.$i.1:$CL_NN_PORT" \
-      "hadoop.tmp.dir=$CLUSTER_DIR/dn$i/tmp" "${fsimpl[@]}"
-    xml_conf "$d/hdfs-site.xml" "${hdfs_common[@]}" \
+    local dn_nn=()
+    if [[ $ha == on ]]; then
+      dn_nn=("dfs.namenode.rpc-address.$CL_NS.nn1=$CL_NET.$i.1:$CL_NN_PORT"
+        "dfs.namenode.rpc-address.$CL_NS.nn2=$CL_NET.$i.1:$CL_NN2_PORT")
+      xml_conf "$d/core-site.xml" "fs.defaultFS=hdfs://$CL_NS" "hadoop.tmp.dir=$CLUSTER_DIR/dn$i/tmp" "${fsimpl[@]}"
+    else
+      xml_conf "$d/core-site.xml" "fs.defaultFS=hdfs://$CL_NET.$i.1:$CL_NN_PORT" \
+        "hadoop.tmp.dir=$CLUSTER_DIR/dn$i/tmp" "${fsimpl[@]}"
+    fi
+    xml_conf "$d/hdfs-site.xml" "${hdfs_common[@]}" "${ha_keys[@]}" "${dn_nn[@]}" \
       "dfs.datanode.data.dir=$CLUSTER_DIR/dn$i/data" \
       "dfs.datanode.hostname=$CL_NET.$i.2" \
       "${dnplug[@]}" "${keys[@]}"
@@ -366,7 +423,7 @@ cl_rate_words() { if [[ $1 == none ]]; then echo "unshaped"; else echo "at $1 Mi
 cl_port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
 cl_up() {
-  local n=5 rate=none pocache=on maxmem=1536 extra=() codek=4
+  local n=5 rate=none pocache=on maxmem=1536 extra=() codek=4 ha=off
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --set)
@@ -378,6 +435,7 @@ cl_up() {
       --rate) rate=$2; shift 2 ;;
       --pocache) pocache=$2; shift 2 ;;
       --redis-maxmemory) maxmem=$2; shift 2 ;;
+      --ha) ha=on; shift ;;
       *) cl_usage >&2; die "cluster up: unknown option '$1'" ;;
     esac
   done
@@ -393,20 +451,32 @@ cl_up() {
   cl_install_hadoop
   cl_install_dropin
   mkdir -p "$CLUSTER_DIR"/{logs,pids,data}
-  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\n' "$n" "$rate" "$pocache" "$codek" >"$CLUSTER_DIR/cluster.env"
-  cl_write_conf "$pocache" "$n" ${extra[@]+"${extra[@]}"}
+  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\nha=%s\n' "$n" "$rate" "$pocache" "$codek" "$ha" \
+    >"$CLUSTER_DIR/cluster.env"
+  cl_write_conf "$pocache" "$n" "$ha" ${extra[@]+"${extra[@]}"}
+  # A NameNode formatted for one layout (one NameNode, or an HA pair) does not start as the
+  # other: the file system is made afresh, DataNodes' blocks included.
+  if [[ -d "$CLUSTER_DIR/data/nn/current" && $(cat "$CLUSTER_DIR/data/layout" 2>/dev/null || echo off) != "$ha" ]]; then
+    say "cluster: the file system was made for ha=$([[ $ha == on ]] && echo off || echo on); formatting it afresh"
+    rm -rf "$CLUSTER_DIR"/data/nn "$CLUSTER_DIR"/data/nn2 "$CLUSTER_DIR"/data/jn* "$CLUSTER_DIR"/dn*/data
+  fi
 
   cl_redis_up "$maxmem"
   cl_wait "redis-server" 20 "$CLUSTER_DIR/logs/redis.log" cl_redis_ping
 
-  if [[ ! -d "$CLUSTER_DIR/data/nn/current" ]]; then
-    say "cluster: formatting the NameNode"
-    HADOOP_CONF_DIR=$CL_CONF "$JAVA" -cp "$(cl_classpath)" -Dhadoop.root.logger=WARN,console \
-      org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive \
-      >"$CLUSTER_DIR/logs/format.log" 2>&1 || die "NameNode format failed; see $CLUSTER_DIR/logs/format.log"
+  if [[ $ha == on ]]; then
+    cl_ha_namenodes_up
+  else
+    if [[ ! -d "$CLUSTER_DIR/data/nn/current" ]]; then
+      say "cluster: formatting the NameNode"
+      HADOOP_CONF_DIR=$CL_CONF "$JAVA" -cp "$(cl_classpath)" -Dhadoop.root.logger=WARN,console \
+        org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive \
+        >"$CLUSTER_DIR/logs/format.log" 2>&1 || die "NameNode format failed; see $CLUSTER_DIR/logs/format.log"
+    fi
+    cl_start_java namenode "$CL_CONF" 1g "" org.apache.hadoop.hdfs.server.namenode.NameNode
+    cl_wait "the NameNode" 90 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_NN_PORT"
   fi
-  cl_start_java namenode "$CL_CONF" 1g "" org.apache.hadoop.hdfs.server.namenode.NameNode
-  cl_wait "the NameNode" 90 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_NN_PORT"
+  echo "$ha" >"$CLUSTER_DIR/data/layout"
 
   cl_netns_down
   # DataNodes reach each other (write pipelines, the job's staging files) through the host.
@@ -433,9 +503,68 @@ cl_up() {
   cl_wait "the NodeManager" 120 "$CLUSTER_DIR/logs/nodemanager.log" cl_nodemanager_running
   if [[ $pocache == on ]]; then
     cl_wait "the POCache Manager" 60 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_MANAGER_PORT"
+    if [[ $ha == on ]]; then
+      cl_wait "the second NameNode's POCache Manager" 60 "$CLUSTER_DIR/logs/namenode2.log" \
+        cl_port_open 127.0.0.1 "$CL_MANAGER2_PORT"
+    fi
   fi
-  say "cluster: up: NameNode hdfs://127.0.0.1:$CL_NN_PORT, $n DataNodes $(cl_rate_words "$rate") ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
+  local where="NameNode hdfs://127.0.0.1:$CL_NN_PORT"
+  [[ $ha == on ]] && where="NameNodes nn1 (active) 127.0.0.1:$CL_NN_PORT and nn2 127.0.0.1:$CL_NN2_PORT of hdfs://$CL_NS, 3 JournalNodes"
+  say "cluster: up: $where, $n DataNodes $(cl_rate_words "$rate") ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
   say "cluster: conf $CL_CONF, logs $CLUSTER_DIR/logs"
+}
+
+# --ha: three JournalNodes, NameNode nn1 (formatted on the first start) and nn2 (a copy of
+# nn1's namespace, bootstrapped as standby), then nn1 made active.
+cl_ha_namenodes_up() {
+  local j
+  for j in 1 2 3; do
+    cl_start_java "journalnode$j" "$CLUSTER_DIR/jn$j/conf" 256m "" org.apache.hadoop.hdfs.qjournal.server.JournalNode
+  done
+  for j in 1 2 3; do
+    cl_wait "JournalNode $j" 60 "$CLUSTER_DIR/logs/journalnode$j.log" \
+      cl_port_open 127.0.0.1 "$((CL_JN_PORT + 10 * (j - 1)))"
+  done
+  if [[ ! -d "$CLUSTER_DIR/data/nn/current" ]]; then
+    say "cluster: formatting NameNode nn1 and the shared edits"
+    HADOOP_CONF_DIR=$CLUSTER_DIR/nn1/conf "$JAVA" -cp "$CLUSTER_DIR/nn1/conf:$CL_LIB/*" \
+      -Dhadoop.root.logger=WARN,console org.apache.hadoop.hdfs.server.namenode.NameNode -format -force \
+      -nonInteractive >"$CLUSTER_DIR/logs/format.log" 2>&1 || die "NameNode format failed; see $CLUSTER_DIR/logs/format.log"
+  fi
+  cl_start_java namenode "$CLUSTER_DIR/nn1/conf" 1g "" org.apache.hadoop.hdfs.server.namenode.NameNode
+  cl_wait "NameNode nn1" 90 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_NN_PORT"
+  if [[ ! -d "$CLUSTER_DIR/data/nn2/current" ]]; then
+    say "cluster: bootstrapping NameNode nn2 as standby"
+    HADOOP_CONF_DIR=$CLUSTER_DIR/nn2/conf "$JAVA" -cp "$CLUSTER_DIR/nn2/conf:$CL_LIB/*" \
+      -Dhadoop.root.logger=WARN,console org.apache.hadoop.hdfs.server.namenode.NameNode -bootstrapStandby -force \
+      -nonInteractive >"$CLUSTER_DIR/logs/bootstrap.log" 2>&1 \
+      || die "bootstrapping the standby failed; see $CLUSTER_DIR/logs/bootstrap.log"
+  fi
+  cl_start_java namenode2 "$CLUSTER_DIR/nn2/conf" 1g "" org.apache.hadoop.hdfs.server.namenode.NameNode
+  cl_wait "NameNode nn2" 90 "$CLUSTER_DIR/logs/namenode2.log" cl_port_open 127.0.0.1 "$CL_NN2_PORT"
+  cl_haadmin -transitionToActive nn1 >"$CLUSTER_DIR/logs/haadmin.log" 2>&1 \
+    || die "could not make nn1 active; see $CLUSTER_DIR/logs/haadmin.log"
+}
+
+cl_haadmin() { cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.DFSHAAdmin "$@"; }
+
+# The active NameNode of an --ha cluster (nn1 or nn2), or nothing.
+cl_ha_active() {
+  local id
+  for id in nn1 nn2; do
+    [[ $(cl_haadmin -getServiceState "$id" 2>/dev/null) == active ]] && { echo "$id"; return 0; }
+  done
+  return 1
+}
+
+# `cluster failover`: hdfs haadmin -failover from the active NameNode to the other one.
+cl_failover() {
+  [[ $(cl_get ha) == on ]] || die "cluster failover: the cluster was not started with --ha"
+  local from to
+  from=$(cl_ha_active) || die "cluster failover: no NameNode is active"
+  to=$([[ $from == nn1 ]] && echo nn2 || echo nn1)
+  cl_haadmin -failover "$from" "$to" || die "cluster failover: hdfs haadmin -failover $from $to failed"
+  say "cluster: failed over from $from to $to"
 }
 
 # Waits up to $1 seconds for the NameNode to leave safe mode; false if it has not.
@@ -467,6 +596,8 @@ cl_down() {
     cl_stop "$name" 10
   done
   cl_stop namenode 15
+  cl_stop namenode2 15
+  for name in journalnode1 journalnode2 journalnode3; do cl_stop "$name" 10; done
   cl_stop redis 5
   cl_cpu_release all
   cl_can_netns && cl_netns_down
@@ -628,6 +759,7 @@ cmd_cluster() {
     down) cl_down ;;
     status) cl_status ;;
     straggler) cl_straggler "$@" ;;
+    failover) cl_failover ;;
     rate)
       cl_valid_rate "${1:-}" || die "cluster rate: give MiB/s or none, got '${1:-}'"
       cl_set_rate "$1"; say "cluster: every DataNode $(cl_rate_words "$1")" ;;
