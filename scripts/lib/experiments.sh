@@ -44,6 +44,13 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       reads of six 64 MiB files in 16 MiB blocks, stock HDFS vs POCache, without and with
       a straggler (its rate / F; unshaped DataNodes count as 800 MiB/s); --rate reshapes
       every DataNode first (default: as the cluster is)
+  ha [--repeats N] [--input-mib M] [--block-mib B] [--rate MiB/s|none] [--failover-after S]
+     [--straggler i|auto] [--factor F] [--json F]
+      on a cluster started with --ha: a wordcount and a teragen, stock HDFS vs POCache, each
+      with `hdfs haadmin -failover` S s (default 15) after it starts, without and with a
+      straggler (its rate / F, default 10; DataNodes at 8 MiB/s unless --rate); job times,
+      failed tasks, outputs compared across modes, and whether the new active NameNode's
+      Manager lists the input's parity; JSON in docs/results/cluster/ha.json
   stragglers [--seconds S] [--runs N] [--straggler i|auto] [--factor F] [--json F]
       the Manager's straggler list sampled every 2 s under a steady read load: S s
       (default 120) without a straggler, S s with DataNode i at 1/F, S s after it
@@ -868,6 +875,98 @@ ex_strategies_mp() { # options
     "$work"/cache*.json
 }
 
+# `experiment ha`: on a cluster started with --ha, a wordcount and a teragen through stock
+# HDFS and through POCache, each with `hdfs haadmin -failover` while it runs; without and
+# with a straggler. Outputs must be identical across modes; the new active NameNode's Manager
+# must list the input's parity cached before the failover.
+ex_ha() {
+  local repeats=2 input=128 block=16 factor=10 rate=8 after=15 straggler=auto
+  local json="$POCACHE_HOME/docs/results/cluster/ha.json"
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --repeats) repeats=$2; shift 2 ;;
+      --input-mib) input=$2; shift 2 ;;
+      --block-mib) block=$2; shift 2 ;;
+      --factor) factor=$2; shift 2 ;;
+      --rate) rate=$2; shift 2 ;;
+      --failover-after) after=$2; shift 2 ;;
+      --straggler) straggler=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment ha: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$repeats" =~ ^[1-9][0-9]*$ ]] || die "experiment ha: --repeats must be a positive integer, got '$repeats'"
+  [[ "$input" =~ ^[1-9][0-9]*$ && "$block" =~ ^[1-9][0-9]*$ ]] || die "experiment ha: --input-mib and --block-mib must be positive integers"
+  [[ "$after" =~ ^[0-9]+$ ]] || die "experiment ha: --failover-after must be seconds, got '$after'"
+  cl_valid_rate "$rate" || die "experiment ha: --rate must be MiB/s or none, got '$rate'"
+  ex_require_cluster
+  [[ $(cl_get ha) == on ]] || die "experiment ha: the cluster was not started with --ha (scripts/pocache cluster up --ha)"
+  local ex bs=$((block * 1048576)) work="$CLUSTER_DIR/results/ha" rows="$CLUSTER_DIR/results/ha.rows"
+  ex=$(EXAMPLES_JAR)
+  mkdir -p "$work"
+  : >"$rows"
+  cl_set_rate "$rate"
+  if ! cl_hdfs dfs -test -e /ex/ha-wc-in 2>/dev/null; then
+    python3 "$POCACHE_HOME/scripts/lib/words.py" "$((input * 1048576))" "$work/words.txt"
+    cl_hdfs dfs -mkdir -p /ex
+    cl_hdfs dfs -D dfs.blocksize=$bs -D fs.hdfs.impl=$POCACHE_FS -put -f "$work/words.txt" /ex/ha-wc-in >/dev/null
+  fi
+  ex_ensure_cached /ex/ha-wc-in
+  [[ $straggler == auto ]] && straggler=$(ex_pick_straggler /ex/ha-wc-in)
+  straggler=${straggler:-1}
+  say "experiment ha: DataNodes $(cl_rate_words "$rate"); wordcount of $input MiB in $block MiB blocks and a teragen of" \
+    "$input MiB, stock vs POCache, each with a NameNode failover ${after} s after it starts; straggler: DataNode $straggler at 1/$factor"
+  local state r mode fs out log ms digest failed ok from to cached hits j
+  for state in none straggler; do
+    cl_straggler off >/dev/null
+    [[ $state == straggler ]] && cl_straggler on "$straggler" --factor "$factor" >/dev/null
+    for ((r = 1; r <= repeats; r++)); do
+      local order=(vanilla pocache)
+      ((r % 2 == 0)) && order=(pocache vanilla)
+      for mode in "${order[@]}"; do
+        for j in wordcount teragen; do
+          fs=$VANILLA_FS
+          [[ $mode == pocache ]] && fs=$POCACHE_FS
+          out=/ex/ha-out-$j-$mode
+          log="$work/$j-$state-$mode-$r.log"
+          cl_hdfs dfs -rm -r -f -skipTrash "$out" >/dev/null 2>&1 || true
+          from=$(cl_ha_active || echo none)
+          (sleep "$after"; cl_failover) >"$log.failover" 2>&1 &
+          local fpid=$!
+          case "$j" in
+            wordcount) ms=$(ex_job "$fs" "$log" "$ex" wordcount /ex/ha-wc-in "$out") ;;
+            teragen) ms=$(ex_job "$fs" "$log" "$ex" teragen -D dfs.blocksize=$bs -D mapreduce.job.maps=4 \
+                $((input * 1048576 / 100)) "$out") ;;
+          esac
+          wait "$fpid" || true
+          to=$(cl_ha_active || echo none)
+          ok=no
+          grep -q "failed over from" "$log.failover" && ((after * 1000 < ms)) && ok=yes
+          [[ $ok == yes ]] || say "experiment ha: $j ($mode, $state, run $r) ended before the failover ($ms ms); its row says so"
+          failed=$(awk -F= '/Failed (map|reduce) tasks=/ {n += $2} END {print n + 0}' "$log")
+          digest=$(ex_digest "$out" "$j")
+          local ref
+          ref=$(awk -v j="$j" '$1 == j {print $6; exit}' "$rows")
+          if [[ -n "$ref" && "$ref" != "$digest" ]]; then
+            die "experiment ha: $j output through $mode ($state) differs from the first run's"
+          fi
+          cached=$(cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -ls /ex/ha-wc-in 2>/dev/null \
+            | grep -c '^CACHED' || true)
+          hits=$(cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -report 2>/dev/null \
+            | awk '/^ *Hits:/ {print $2}')
+          printf '%s %s %s %d %d %s %s %s %s %d %s %s\n' "$j" "$state" "$mode" "$r" "$ms" "$digest" "$from" "$to" "$ok" \
+            "$failed" "$cached" "${hits:-0}" >>"$rows"
+          printf 'pocache: %-9s %-9s %-7s run %d: %6d ms, NameNode %s -> %s during the job: %s, failed tasks %d, input cached on the active: %s\n' \
+            "$j" "$state" "$mode" "$r" "$ms" "$from" "$to" "$ok" "$failed" "$cached" >&2
+        done
+      done
+    done
+  done
+  cl_straggler off >/dev/null
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" ha "$rows" "$json" "$straggler" "$factor" "$input" "$block" "$rate" \
+    "$after"
+}
+
 cmd_experiment() {
   local name=${1:-}
   [[ $# -gt 0 ]] && shift
@@ -876,6 +975,7 @@ cmd_experiment() {
     mapreduce) ex_mapreduce "$@" ;;
     reads) stale && build; ex_reads "$@" ;;
     spark) ex_spark "$@" ;;
+    ha) ex_ha "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
     exp1|exp2|exp5|exp14|exp16)

@@ -473,6 +473,48 @@ def read_cpu(out, dn, factor, rate, *runs):
     print("wrote " + out)
 
 
+def ha(rows_file, out, dn, factor, input_mib, block_mib, rate, after):
+    """experiment ha: job times with a NameNode failover during each job, stock vs POCache."""
+    rows = []
+    for line in open(rows_file):
+        f = line.split()
+        if len(f) < 12:
+            continue
+        rows.append({"job": f[0], "straggler": f[1] == "straggler", "mode": f[2], "run": int(f[3]),
+                     "ms": int(f[4]), "digest": f[5], "active_before": f[6], "active_after": f[7],
+                     "failover_during_job": f[8] == "yes", "failed_tasks": int(f[9]),
+                     "input_files_cached_on_active": int(f[10]), "manager_hits": int(f[11])})
+    summary = []
+    for job in sorted({r["job"] for r in rows}):
+        for st in (False, True):
+            entry = {"job": job, "straggler": st}
+            for mode in ("vanilla", "pocache"):
+                xs = [r["ms"] / 1000 for r in rows if r["job"] == job and r["straggler"] == st and r["mode"] == mode]
+                if xs:
+                    entry[mode] = stats(xs)
+            if "vanilla" in entry and "pocache" in entry:
+                entry["ratio"] = entry["pocache"]["median"] / entry["vanilla"]["median"]
+            summary.append(entry)
+    digests = {}
+    for r in rows:
+        digests.setdefault(r["job"], set()).add(r["digest"])
+    result = {"command": "scripts/pocache experiment ha", "straggler_datanode": dn, "factor": float(factor),
+              "input_mib": int(input_mib), "block_mib": int(block_mib), "rate": rate,
+              "failover_after_s": int(after), "outputs_identical": all(len(d) == 1 for d in digests.values()),
+              "failed_tasks": sum(r["failed_tasks"] for r in rows),
+              "failovers_during_jobs": sum(1 for r in rows if r["failover_during_job"]), "jobs": len(rows),
+              "summary": summary, "runs": rows}
+    with open(out, "w") as fh:
+        json.dump(result, fh, indent=1)
+    for e in summary:
+        if "ratio" in e:
+            print("ha: %-9s %-12s stock %.1f s, POCache %.1f s (%.3f)" % (
+                e["job"], "straggler" if e["straggler"] else "no straggler", e["vanilla"]["median"],
+                e["pocache"]["median"], e["ratio"]))
+    print("ha: outputs identical: %s; failed tasks: %d; failovers during jobs: %d of %d; JSON in %s" % (
+        result["outputs_identical"], result["failed_tasks"], result["failovers_during_jobs"], len(rows), out))
+
+
 def fmt(x):
     return "n/a" if x is None else "%.1f%%" % (100 * x)
 
@@ -481,4 +523,4 @@ if __name__ == "__main__":
     {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
      "pick-straggler": pick_straggler, "stragglers": stragglers,
      "stragglers-runs": stragglers_runs, "demo-runs": demo_runs, "demo-bench": demo_bench,
-     "read-cpu": read_cpu}[sys.argv[1]](*sys.argv[2:])
+     "read-cpu": read_cpu, "ha": ha}[sys.argv[1]](*sys.argv[2:])
