@@ -411,7 +411,31 @@ def gen_profile_top(root, name, only=None):
     return ["```"] + out + ["```"]
 
 
-GENERATORS = {"read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
+def gen_ha(root, name):
+    """experiment ha: per job, stock's and POCache's median time (min-max) with a NameNode failover
+    during each run, and their ratio, without and with the straggler; then what was checked."""
+    d = load(root, name)
+    lines = ["| job (failover during each run) | no straggler: stock | POCache | ratio | 1/%g straggler: stock |"
+             " POCache | ratio |" % d["factor"], "|---|---|---|---|---|---|---|"]
+    for job in sorted({e["job"] for e in d["summary"]}):
+        cells = [job]
+        for st in (False, True):
+            e = [x for x in d["summary"] if x["job"] == job and x["straggler"] == st]
+            if e and "ratio" in e[0]:
+                cells += [spread(e[0]["vanilla"]), spread(e[0]["pocache"]), "%.3f" % e[0]["ratio"]]
+            else:
+                cells += ["-", "-", "-"]
+        lines.append("| " + " | ".join(cells) + " |")
+    cached = [r["input_files_cached_on_active"] for r in d["runs"] if r["mode"] == "pocache"]
+    lines.append("")
+    lines.append("%d jobs, %d with the failover while they ran; outputs identical across modes and runs: %s; failed"
+                 " tasks: %d; input files the active NameNode's Manager listed as cached after each POCache job: %s."
+                 % (d["jobs"], d["failovers_during_jobs"], "yes" if d["outputs_identical"] else "NO",
+                    d["failed_tasks"], "-".join(str(x) for x in sorted(set(cached))) if cached else "-"))
+    return lines
+
+
+GENERATORS = {"ha": gen_ha, "read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
               "demo-goals": gen_demo_goals, "job-ratios": gen_job_ratios}
 
 

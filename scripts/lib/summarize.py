@@ -474,7 +474,7 @@ def read_cpu(out, dn, factor, rate, *runs):
 
 
 def ha(rows_file, out, dn, factor, input_mib, block_mib, rate, after):
-    """experiment ha: job times with a NameNode failover during each job, stock vs POCache."""
+    """experiment ha: job times (ms) with a NameNode failover during each job, stock vs POCache."""
     rows = []
     for line in open(rows_file):
         f = line.split()
@@ -489,7 +489,7 @@ def ha(rows_file, out, dn, factor, input_mib, block_mib, rate, after):
         for st in (False, True):
             entry = {"job": job, "straggler": st}
             for mode in ("vanilla", "pocache"):
-                xs = [r["ms"] / 1000 for r in rows if r["job"] == job and r["straggler"] == st and r["mode"] == mode]
+                xs = [r["ms"] for r in rows if r["job"] == job and r["straggler"] == st and r["mode"] == mode]
                 if xs:
                     entry[mode] = stats(xs)
             if "vanilla" in entry and "pocache" in entry:
@@ -509,8 +509,8 @@ def ha(rows_file, out, dn, factor, input_mib, block_mib, rate, after):
     for e in summary:
         if "ratio" in e:
             print("ha: %-9s %-12s stock %.1f s, POCache %.1f s (%.3f)" % (
-                e["job"], "straggler" if e["straggler"] else "no straggler", e["vanilla"]["median"],
-                e["pocache"]["median"], e["ratio"]))
+                e["job"], "straggler" if e["straggler"] else "no straggler", e["vanilla"]["median"] / 1000,
+                e["pocache"]["median"] / 1000, e["ratio"]))
     print("ha: outputs identical: %s; failed tasks: %d; failovers during jobs: %d of %d; JSON in %s" % (
         result["outputs_identical"], result["failed_tasks"], result["failovers_during_jobs"], len(rows), out))
 
