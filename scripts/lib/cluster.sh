@@ -19,8 +19,24 @@
 # or caps its CPU with a cgroup (kind cpu).
 
 CLUSTER_DIR=${POCACHE_CLUSTER_DIR:-$POCACHE_HOME/target/cluster}
-HADOOP_VERSION=3.1.4
-CL_LIB="$CLUSTER_DIR/hadoop/share/hadoop/common/lib"
+# The Hadoop line the cluster runs (cluster up --hadoop 3.1|3.4; 3.1 unless cluster.env says
+# otherwise): its version, its installation (jars from Maven Central) and its lib directory.
+cl_use_hadoop() {
+  case "${1:-3.1}" in
+    3.1) HADOOP_VERSION=3.1.4; CL_HOME="$CLUSTER_DIR/hadoop"; CL_LINE=3.1 ;;
+    3.4) HADOOP_VERSION=3.4.1; CL_HOME="$CLUSTER_DIR/hadoop-3.4.1"; CL_LINE=3.4 ;;
+    *) die "cluster: --hadoop must be 3.1 or 3.4, got '$1'" ;;
+  esac
+  CL_LIB="$CL_HOME/share/hadoop/common/lib"
+  CL_OPENS=()
+  if [[ $CL_LINE == 3.4 ]]; then CL_OPENS=("${CL_OPENS_34[@]}"); fi
+}
+# Hadoop 3.4's daemons reach into more of the JDK than 3.1's.
+CL_OPENS_34=(--add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.net=ALL-UNNAMED
+  --add-opens java.base/java.lang.reflect=ALL-UNNAMED --add-opens java.base/java.util.regex=ALL-UNNAMED)
+cl_use_hadoop "$(awk -F= '$1 == "hadoop" {print $2}' "$CLUSTER_DIR/cluster.env" 2>/dev/null | tail -1)"
 CL_CONF="$CLUSTER_DIR/conf"
 CL_NN_PORT=9000
 CL_MANAGER_PORT=8047
@@ -43,13 +59,16 @@ cl_usage() {
   cat <<'USAGE'
 Usage: pocache cluster <command>
 
-  up [--datanodes N] [--rate MiB/s|none] [--pocache on|off] [--ha] [--redis-maxmemory MiB] [--set key=value]...
+  up [--datanodes N] [--rate MiB/s|none] [--pocache on|off] [--ha] [--hadoop 3.1|3.4] [--redis-maxmemory MiB]
+     [--set key=value]...
                      start NameNode (+ POCache Manager), N DataNodes (default 5), each in its
                      own network namespace, unshaped (--rate none, the default) or shaped to
                      --rate MiB/s by tc tbf, redis-server,
                      ResourceManager and NodeManager; prints where everything is. --set adds a
                      property to every daemon's and the clients' hdfs-site.xml (e.g.
                      dfs.pocache.code.k=6)
+                     --hadoop 3.4: Hadoop 3.4.1's daemons (jars from Maven Central) with the drop-in
+                     jar for Hadoop 3.3 and later (default 3.1: Hadoop 3.1.4's, the 3.1 jar).
                      --ha: two NameNodes (nn1, nn2) of nameservice hdfs://pocache with three
                      JournalNodes, each NameNode with its Manager; nn1 starts active
   failover           (--ha) hdfs haadmin -failover from the active NameNode to the other
@@ -72,18 +91,21 @@ USAGE
 }
 
 cl_classpath() {
-  echo "$CL_CONF:$CLUSTER_DIR/hadoop/share/hadoop/hdfs:$CL_LIB/*"
+  echo "$CL_CONF:$CL_HOME/share/hadoop/hdfs:$CL_LIB/*"
 }
 
 # --- installation (README "Install into Hadoop", step 1) ------------------------
 
 cl_install_hadoop() {
-  if [[ -f "$CLUSTER_DIR/hadoop/.complete" ]]; then
+  if [[ -f "$CL_HOME/.complete" ]]; then
     return
   fi
   say "cluster: fetching Hadoop $HADOOP_VERSION's jars from Maven Central (once; log in $CLUSTER_DIR/logs/install.log)"
   mkdir -p "$CL_LIB" "$CLUSTER_DIR/logs"
-  if ! mvn_run -f "$POCACHE_HOME/scripts/cluster/pom.xml" dependency:copy-dependencies \
+  local examples=$HADOOP_VERSION
+  [[ $HADOOP_VERSION == 3.4.1 ]] && examples=3.4.2 # Central has no 3.4.1 examples jar
+  if ! mvn_run -f "$POCACHE_HOME/scripts/cluster/pom.xml" -Dhadoop.version="$HADOOP_VERSION" \
+      -Dexamples.version="$examples" dependency:copy-dependencies \
       -DoutputDirectory="$CL_LIB" -Dmdep.useRepositoryLayout=false >"$CLUSTER_DIR/logs/install.log" 2>&1; then
     tail -20 "$CLUSTER_DIR/logs/install.log" >&2
     die "could not fetch Hadoop's jars; see $CLUSTER_DIR/logs/install.log"
@@ -91,20 +113,29 @@ cl_install_hadoop() {
   # The web UI resources of HDFS are not in hadoop-hdfs.jar on Central, only in its -tests jar.
   if ! mvn_run -f "$POCACHE_HOME/scripts/cluster/pom.xml" dependency:unpack \
       -Dartifact=org.apache.hadoop:hadoop-hdfs:$HADOOP_VERSION:jar:tests \
-      -Dmdep.unpack.includes='webapps/**' -DoutputDirectory="$CLUSTER_DIR/hadoop/share/hadoop/hdfs" \
+      -Dmdep.unpack.includes='webapps/**' -DoutputDirectory="$CL_HOME/share/hadoop/hdfs" \
       >>"$CLUSTER_DIR/logs/install.log" 2>&1; then
     die "could not fetch HDFS's webapps; see $CLUSTER_DIR/logs/install.log"
   fi
   # Jars that clash with Hadoop 3.1.4 running on JDK 17 or that a tarball does not ship.
   rm -f "$CL_LIB"/junit-*.jar "$CL_LIB"/hamcrest-*.jar
-  touch "$CLUSTER_DIR/hadoop/.complete"
+  touch "$CL_HOME/.complete"
+}
+
+# The drop-in jar built for the cluster's Hadoop line (README "Install into Hadoop").
+cl_built_dropin() {
+  if [[ $CL_LINE == 3.1 ]]; then
+    ls "$POCACHE_HOME"/hdfs-pocache-patch/target/hdfs-pocache-patch-[0-9]*-dropin.jar 2>/dev/null | head -1
+  else
+    ls "$POCACHE_HOME"/dropin-hadoop-3.3/target/hdfs-pocache-patch-hadoop-3.3-*-dropin.jar 2>/dev/null | head -1
+  fi
 }
 
 cl_install_dropin() {
   local jar
-  jar=$(ls "$POCACHE_HOME"/hdfs-pocache-patch/target/hdfs-pocache-patch-*-dropin.jar 2>/dev/null | head -1)
-  [[ -n "$jar" ]] || die "no drop-in jar; run scripts/pocache build"
-  rm -f "$CL_LIB"/hdfs-pocache-patch-*-dropin.jar
+  jar=$(cl_built_dropin)
+  [[ -n "$jar" ]] || die "no drop-in jar for Hadoop $CL_LINE; run scripts/pocache build"
+  rm -f "$CL_LIB"/hdfs-pocache-patch-*dropin.jar
   cp "$jar" "$CL_LIB/"
 }
 
@@ -344,17 +375,17 @@ cl_start_java() {
   local name=$1 conf=$2 heap=$3 ns=$4 main=$5
   shift 5
   local log="$CLUSTER_DIR/logs/$name.log"
-  local cp="$conf:$CLUSTER_DIR/hadoop/share/hadoop/hdfs:$CL_LIB/*"
+  local cp="$conf:$CL_HOME/share/hadoop/hdfs:$CL_LIB/*"
   local cmd=("$JAVA" "-Xmx$heap" --add-opens java.base/java.lang=ALL-UNNAMED
     -Dhadoop.log.dir="$CLUSTER_DIR/logs" -Dhadoop.log.file="$name.log" -Dhadoop.root.logger=INFO,RFA
-    -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" -Dyarn.log.dir="$CLUSTER_DIR/logs"
+    -Dhadoop.home.dir="$CL_HOME" -Dyarn.log.dir="$CLUSTER_DIR/logs" "${CL_OPENS[@]}"
     -cp "$cp" "$main" "$@")
   mkdir -p "$CLUSTER_DIR/logs" "$CLUSTER_DIR/pids"
   : >"$log"
   if [[ -n "$ns" ]]; then
     cmd=(ip netns exec "$ns" "${cmd[@]}")
   fi
-  HADOOP_CONF_DIR=$conf HADOOP_HOME="$CLUSTER_DIR/hadoop" JAVA_HOME="${JAVA_HOME:-$(cl_java_home)}" \
+  HADOOP_CONF_DIR=$conf HADOOP_HOME="$CL_HOME" JAVA_HOME="${JAVA_HOME:-$(cl_java_home)}" \
     setsid "${cmd[@]}" >"$CLUSTER_DIR/logs/$name.out" 2>&1 </dev/null &
   echo $! >"$(cl_pidfile "$name")"
 }
@@ -423,7 +454,7 @@ cl_rate_words() { if [[ $1 == none ]]; then echo "unshaped"; else echo "at $1 Mi
 cl_port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
 cl_up() {
-  local n=5 rate=none pocache=on maxmem=1536 extra=() codek=4 ha=off
+  local n=5 rate=none pocache=on maxmem=1536 extra=() codek=4 ha=off line=3.1
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --set)
@@ -436,6 +467,7 @@ cl_up() {
       --pocache) pocache=$2; shift 2 ;;
       --redis-maxmemory) maxmem=$2; shift 2 ;;
       --ha) ha=on; shift ;;
+      --hadoop) line=$2; shift 2 ;;
       *) cl_usage >&2; die "cluster up: unknown option '$1'" ;;
     esac
   done
@@ -446,18 +478,22 @@ cl_up() {
   if cl_alive namenode; then
     die "cluster: already up (scripts/pocache cluster down first)"
   fi
+  cl_use_hadoop "$line"
   stale && build
-  [[ -n $(ls "$POCACHE_HOME"/hdfs-pocache-patch/target/hdfs-pocache-patch-*-dropin.jar 2>/dev/null) ]] || build
+  [[ -n $(cl_built_dropin) ]] || build
   cl_install_hadoop
   cl_install_dropin
   mkdir -p "$CLUSTER_DIR"/{logs,pids,data}
-  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\nha=%s\n' "$n" "$rate" "$pocache" "$codek" "$ha" \
-    >"$CLUSTER_DIR/cluster.env"
+  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\nha=%s\nhadoop=%s\n' "$n" "$rate" "$pocache" "$codek" "$ha" \
+    "$CL_LINE" >"$CLUSTER_DIR/cluster.env"
   cl_write_conf "$pocache" "$n" "$ha" ${extra[@]+"${extra[@]}"}
   # A NameNode formatted for one layout (one NameNode, or an HA pair) does not start as the
   # other: the file system is made afresh, DataNodes' blocks included.
-  if [[ -d "$CLUSTER_DIR/data/nn/current" && $(cat "$CLUSTER_DIR/data/layout" 2>/dev/null || echo off) != "$ha" ]]; then
-    say "cluster: the file system was made for ha=$([[ $ha == on ]] && echo off || echo on); formatting it afresh"
+  local layout="ha=$ha hadoop=$CL_LINE" was
+  was=$(cat "$CLUSTER_DIR/data/layout" 2>/dev/null || echo "ha=off hadoop=3.1")
+  [[ $was == ha=on || $was == ha=off ]] && was="$was hadoop=3.1"
+  if [[ -d "$CLUSTER_DIR/data/nn/current" && $was != "$layout" ]]; then
+    say "cluster: the file system was made for $was, not $layout; formatting it afresh"
     rm -rf "$CLUSTER_DIR"/data/nn "$CLUSTER_DIR"/data/nn2 "$CLUSTER_DIR"/data/jn* "$CLUSTER_DIR"/dn*/data
   fi
 
@@ -476,7 +512,7 @@ cl_up() {
     cl_start_java namenode "$CL_CONF" 1g "" org.apache.hadoop.hdfs.server.namenode.NameNode
     cl_wait "the NameNode" 90 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_NN_PORT"
   fi
-  echo "$ha" >"$CLUSTER_DIR/data/layout"
+  echo "$layout" >"$CLUSTER_DIR/data/layout"
 
   cl_netns_down
   # DataNodes reach each other (write pipelines, the job's staging files) through the host.
@@ -510,7 +546,7 @@ cl_up() {
   fi
   local where="NameNode hdfs://127.0.0.1:$CL_NN_PORT"
   [[ $ha == on ]] && where="NameNodes nn1 (active) 127.0.0.1:$CL_NN_PORT and nn2 127.0.0.1:$CL_NN2_PORT of hdfs://$CL_NS, 3 JournalNodes"
-  say "cluster: up: $where, $n DataNodes $(cl_rate_words "$rate") ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
+  say "cluster: up: Hadoop $HADOOP_VERSION; $where, $n DataNodes $(cl_rate_words "$rate") ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
   say "cluster: conf $CL_CONF, logs $CLUSTER_DIR/logs"
 }
 
@@ -633,7 +669,7 @@ cl_status() {
   return $rc
 }
 
-cl_dropin_jar() { ls "$CL_LIB"/hdfs-pocache-patch-[0-9]*-dropin.jar | head -1; }
+cl_dropin_jar() { ls "$CL_LIB"/hdfs-pocache-patch-*dropin.jar | head -1; }
 
 # --- stragglers ------------------------------------------------------------------
 
@@ -725,7 +761,7 @@ cl_java_tool() { # conf dir, main, args...
   local conf=$1
   shift
   HADOOP_CONF_DIR=$conf "$JAVA" -Xmx1g --add-opens java.base/java.lang=ALL-UNNAMED \
-    -Dhadoop.root.logger="${HADOOP_ROOT_LOGGER:-WARN,console}" -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" \
+    -Dhadoop.root.logger="${HADOOP_ROOT_LOGGER:-WARN,console}" -Dhadoop.home.dir="$CL_HOME" "${CL_OPENS[@]}" \
     -cp "$conf:$CL_LIB/*" "$@"
 }
 

@@ -415,8 +415,9 @@ def gen_ha(root, name):
     """experiment ha: per job, stock's and POCache's median time (min-max) with a NameNode failover
     during each run, and their ratio, without and with the straggler; then what was checked."""
     d = load(root, name)
-    lines = ["| job (failover during each run) | no straggler: stock | POCache | ratio | 1/%g straggler: stock |"
-             " POCache | ratio |" % d["factor"], "|---|---|---|---|---|---|---|"]
+    # Runs made before the JSON named its Hadoop were on the cluster's default, 3.1.4.
+    lines = ["| Hadoop %s: job (failover during each run) | no straggler: stock | POCache | ratio | 1/%g straggler:"
+             " stock | POCache | ratio |" % (d.get("hadoop", "3.1.4"), d["factor"]), "|---|---|---|---|---|---|---|"]
     for job in sorted({e["job"] for e in d["summary"]}):
         cells = [job]
         for st in (False, True):

@@ -5,7 +5,7 @@
 # lib/cluster.sh. Only fs.hdfs.impl differs between the two modes (-D on the job's
 # command line), so both run on the same cluster, data and straggler, in turns.
 
-EXAMPLES_JAR() { echo "$CL_LIB/hadoop-mapreduce-examples-$HADOOP_VERSION.jar"; }
+EXAMPLES_JAR() { ls "$CL_LIB"/hadoop-mapreduce-examples-*.jar | head -1; }
 VANILLA_FS=org.apache.hadoop.hdfs.DistributedFileSystem
 POCACHE_FS=org.pocache.hdfs.client.PoCacheFileSystem
 # The same two, timing the read calls of the streams they open (experiments/.../TimedReads.java).

@@ -473,8 +473,12 @@ def read_cpu(out, dn, factor, rate, *runs):
     print("wrote " + out)
 
 
-def ha(rows_file, out, dn, factor, input_mib, block_mib, rate, after):
+def ha(rows_file, out, dn, factor, input_mib, block_mib, rate, after, hadoop=None):
     """experiment ha: job times (ms) with a NameNode failover during each job, stock vs POCache."""
+    if hadoop is None:  # the cluster's line, from the cluster.env beside the results directory
+        env = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(rows_file))), "cluster.env")
+        line = dict(l.strip().split("=", 1) for l in open(env) if "=" in l).get("hadoop", "3.1")
+        hadoop = {"3.1": "3.1.4", "3.4": "3.4.1"}.get(line, line)
     rows = []
     for line in open(rows_file):
         f = line.split()
@@ -498,7 +502,7 @@ def ha(rows_file, out, dn, factor, input_mib, block_mib, rate, after):
     digests = {}
     for r in rows:
         digests.setdefault(r["job"], set()).add(r["digest"])
-    result = {"command": "scripts/pocache experiment ha", "straggler_datanode": dn, "factor": float(factor),
+    result = {"command": "scripts/pocache experiment ha", "hadoop": hadoop, "straggler_datanode": dn, "factor": float(factor),
               "input_mib": int(input_mib), "block_mib": int(block_mib), "rate": rate,
               "failover_after_s": int(after), "outputs_identical": all(len(d) == 1 for d in digests.values()),
               "failed_tasks": sum(r["failed_tasks"] for r in rows),
