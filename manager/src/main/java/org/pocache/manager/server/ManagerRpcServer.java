@@ -68,6 +68,8 @@ public final class ManagerRpcServer implements AutoCloseable {
     if (c.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false)) {
       server.refreshServiceAcl(c, new ManagerPolicyProvider());
     }
+    // A standby's Manager refuses every call in an HA pair (clients move on): not worth a log line each.
+    server.addSuppressedLoggingExceptions(org.apache.hadoop.ipc.StandbyException.class);
     server.start();
   }
 
