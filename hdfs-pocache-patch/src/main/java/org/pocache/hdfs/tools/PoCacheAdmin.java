@@ -114,8 +114,12 @@ public final class PoCacheAdmin extends Configured implements Tool {
       return 0;
     } catch (IOException e) {
       String msg = e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0];
-      InetSocketAddress a = m.address();
-      String where = (a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString()) + ":" + a.getPort();
+      StringBuilder where = new StringBuilder();
+      for (InetSocketAddress a : m.addresses()) { // both of an HA pair
+        where.append(where.length() == 0 ? "" : ", ")
+            .append(a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString()).append(':')
+            .append(a.getPort());
+      }
       System.err.println("pocache admin " + cmd + ": " + msg + " (Manager at " + where + ")");
       return 1;
     } finally {

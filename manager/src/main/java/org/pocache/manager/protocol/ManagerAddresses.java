@@ -64,6 +64,8 @@ public final class ManagerAddresses {
     String host = fs.getHost();
     List<InetSocketAddress> out = new ArrayList<>();
     if (host == null) {
+      // No NameNode in the URI (file:///, say): only a Manager address that names its host works.
+      out.add(ManagerClient.connectAddress(conf, host));
       return out;
     }
     String ns = host;
