@@ -45,6 +45,11 @@ CL_NS=pocache
 CL_NN2_PORT=9010
 CL_MANAGER2_PORT=8048
 CL_JN_PORT=18485
+# --federation: nameservices ns1 (the NameNode on CL_NN_PORT, its Manager on CL_MANAGER_PORT)
+# and ns2, behind the ViewFs mount table pocache-fed on the clients.
+CL_FED_NN2_PORT=9020
+CL_FED_MANAGER2_PORT=8049
+CL_FED=off
 CL_REDIS_PORT=6380
 CL_NET=10.77
 CL_CGROUP=/sys/fs/cgroup/cpu/pocache
@@ -54,6 +59,7 @@ CL_UNSHAPED_MIBS=800
 
 cl_settings() { cat "$CLUSTER_DIR/cluster.env" 2>/dev/null || true; }
 cl_get() { cl_settings | awk -F= -v k="$1" '$1 == k {print $2}'; }
+[[ $(cl_get federation) == on ]] && CL_FED=on
 
 cl_usage() {
   cat <<'USAGE'
@@ -71,7 +77,14 @@ Usage: pocache cluster <command>
                      jar for Hadoop 3.3 and later (default 3.1: Hadoop 3.1.4's, the 3.1 jar).
                      --ha: two NameNodes (nn1, nn2) of nameservice hdfs://pocache with three
                      JournalNodes, each NameNode with its Manager; nn1 starts active
+                     --federation: two nameservices, ns1 (127.0.0.1:9000, Manager 8047) and ns2
+                     (127.0.0.1:9020, Manager 8049), each DataNode serving both; clients see them
+                     through ViewFs (viewfs://pocache-fed/: /ns1, /ns2; /tmp and /user in ns1)
   failover           (--ha) hdfs haadmin -failover from the active NameNode to the other
+  restart datanode <i> | namenode nn1|nn2 | all [settle seconds]
+                     restart a DataNode as HDFS's rolling upgrade does (dfsadmin -shutdownDatanode
+                     upgrade, start, wait for its block reports), a standby NameNode (--ha), or
+                     every DataNode in turn and then (--ha) the standby, a failover, the other
   down               stop everything and remove the namespaces (data stays under target/cluster)
   status             every daemon, its pid and log, and the Manager's -report
   straggler on <i> [--kind net|cpu] [--factor F]
@@ -180,7 +193,23 @@ cl_write_conf() { # pocache on|off, datanodes, ha on|off, extra hdfs-site key=va
   # --ha: two NameNodes of nameservice $CL_NS sharing edits through three JournalNodes,
   # failed over by hand (hdfs haadmin -failover; no ZooKeeper). Clients and DataNodes find
   # both NameNodes, and both Managers, from the same keys (docs/operations.md).
-  local fs_uri="hdfs://127.0.0.1:$CL_NN_PORT" ha_keys=()
+  local fs_uri="hdfs://127.0.0.1:$CL_NN_PORT" ha_keys=() view=()
+  if [[ $CL_FED == on ]]; then
+    # Two nameservices of one cluster (one cluster id), each NameNode with its Manager; the
+    # clients' ViewFs mount table names each NameNode by host:port, and the POCache client
+    # finds the nameservice, and its Manager, from dfs.namenode.rpc-address.<ns>.
+    fs_uri="viewfs://pocache-fed/"
+    ha_keys=("dfs.nameservices=ns1,ns2" "dfs.namenode.rpc-address.ns1=127.0.0.1:$CL_NN_PORT"
+      "dfs.namenode.rpc-address.ns2=127.0.0.1:$CL_FED_NN2_PORT")
+    if [[ $pocache == on ]]; then
+      ha_keys+=("dfs.pocache.manager.address.ns1=0.0.0.0:$CL_MANAGER_PORT"
+        "dfs.pocache.manager.address.ns2=0.0.0.0:$CL_FED_MANAGER2_PORT")
+    fi
+    view=("fs.viewfs.mounttable.pocache-fed.link./ns1=hdfs://127.0.0.1:$CL_NN_PORT/"
+      "fs.viewfs.mounttable.pocache-fed.link./ns2=hdfs://127.0.0.1:$CL_FED_NN2_PORT/"
+      "fs.viewfs.mounttable.pocache-fed.link./tmp=hdfs://127.0.0.1:$CL_NN_PORT/tmp"
+      "fs.viewfs.mounttable.pocache-fed.link./user=hdfs://127.0.0.1:$CL_NN_PORT/user")
+  fi
   if [[ $ha == on ]]; then
     fs_uri="hdfs://$CL_NS"
     ha_keys=("dfs.nameservices=$CL_NS" "dfs.ha.namenodes.$CL_NS=nn1,nn2"
@@ -194,7 +223,7 @@ cl_write_conf() { # pocache on|off, datanodes, ha on|off, extra hdfs-site key=va
   xml_conf "$dir/core-site.xml" \
     "fs.defaultFS=$fs_uri" \
     "hadoop.tmp.dir=$CLUSTER_DIR/data/tmp" \
-    "${fsimpl[@]}"
+    "${fsimpl[@]}" ${view[@]+"${view[@]}"}
   local hdfs_common=(
     "dfs.replication=1"
     "dfs.permissions.enabled=true"
@@ -210,10 +239,26 @@ cl_write_conf() { # pocache on|off, datanodes, ha on|off, extra hdfs-site key=va
       "dfs.namenode.http-address.$CL_NS.nn1=127.0.0.1:9870" "dfs.namenode.http-address.$CL_NS.nn2=127.0.0.1:9872"
       "dfs.namenode.name.dir.$CL_NS.nn1=$CLUSTER_DIR/data/nn" "dfs.namenode.name.dir.$CL_NS.nn2=$CLUSTER_DIR/data/nn2"
       "dfs.namenode.shared.edits.dir=$jn" "dfs.ha.tail-edits.period=1")
+  elif [[ $CL_FED == on ]]; then
+    nn_keys+=("dfs.namenode.http-address.ns1=127.0.0.1:9870" "dfs.namenode.http-address.ns2=127.0.0.1:9874")
   else
     nn_keys+=("dfs.namenode.name.dir=$CLUSTER_DIR/data/nn" "dfs.namenode.http-address=127.0.0.1:9870")
   fi
   xml_conf "$dir/hdfs-site.xml" "${hdfs_common[@]}" "${ha_keys[@]}" "${nn_keys[@]}" "${keys[@]}"
+  if [[ $CL_FED == on ]]; then
+    # Each NameNode is told its nameservice (both listen on this host) and its own disks.
+    local id ns port
+    for id in nn1 nn2; do
+      ns=ns1 port=$CL_NN_PORT
+      [[ $id == nn2 ]] && ns=ns2 port=$CL_FED_NN2_PORT
+      mkdir -p "$CLUSTER_DIR/$id/conf"
+      xml_conf "$CLUSTER_DIR/$id/conf/core-site.xml" "fs.defaultFS=hdfs://127.0.0.1:$port" \
+        "hadoop.tmp.dir=$CLUSTER_DIR/data/tmp" "${fsimpl[@]}"
+      xml_conf "$CLUSTER_DIR/$id/conf/hdfs-site.xml" "${hdfs_common[@]}" "${ha_keys[@]}" "${nn_keys[@]}" \
+        "dfs.nameservice.id=$ns" "dfs.namenode.name.dir=$CLUSTER_DIR/data/$([[ $id == nn1 ]] && echo nn || echo nn2)" \
+        "${keys[@]}"
+    done
+  fi
   if [[ $ha == on ]]; then
     # Both NameNodes run on this host, so each is told which of the pair it is.
     local id j
@@ -287,6 +332,9 @@ LOG4J
   if [[ $ha == on ]]; then
     local c
     for c in nn1 nn2 jn1 jn2 jn3; do cp "$dir/log4j.properties" "$CLUSTER_DIR/$c/conf/"; done
+  elif [[ $CL_FED == on ]]; then
+    cp "$dir/log4j.properties" "$CLUSTER_DIR/nn1/conf/"
+    cp "$dir/log4j.properties" "$CLUSTER_DIR/nn2/conf/"
   fi
   local i
   for ((i = 1; i <= n; i++)); do
@@ -299,6 +347,11 @@ LOG4J
       dn_nn=("dfs.namenode.rpc-address.$CL_NS.nn1=$CL_NET.$i.1:$CL_NN_PORT"
         "dfs.namenode.rpc-address.$CL_NS.nn2=$CL_NET.$i.1:$CL_NN2_PORT")
       xml_conf "$d/core-site.xml" "fs.defaultFS=hdfs://$CL_NS" "hadoop.tmp.dir=$CLUSTER_DIR/dn$i/tmp" "${fsimpl[@]}"
+    elif [[ $CL_FED == on ]]; then
+      dn_nn=("dfs.namenode.rpc-address.ns1=$CL_NET.$i.1:$CL_NN_PORT"
+        "dfs.namenode.rpc-address.ns2=$CL_NET.$i.1:$CL_FED_NN2_PORT")
+      xml_conf "$d/core-site.xml" "fs.defaultFS=hdfs://$CL_NET.$i.1:$CL_NN_PORT" \
+        "hadoop.tmp.dir=$CLUSTER_DIR/dn$i/tmp" "${fsimpl[@]}"
     else
       xml_conf "$d/core-site.xml" "fs.defaultFS=hdfs://$CL_NET.$i.1:$CL_NN_PORT" \
         "hadoop.tmp.dir=$CLUSTER_DIR/dn$i/tmp" "${fsimpl[@]}"
@@ -467,6 +520,7 @@ cl_up() {
       --pocache) pocache=$2; shift 2 ;;
       --redis-maxmemory) maxmem=$2; shift 2 ;;
       --ha) ha=on; shift ;;
+      --federation) CL_FED=on; shift ;;
       --hadoop) line=$2; shift 2 ;;
       *) cl_usage >&2; die "cluster up: unknown option '$1'" ;;
     esac
@@ -474,6 +528,7 @@ cl_up() {
   [[ "$n" =~ ^[0-9]+$ && $n -ge 1 && $n -le 20 ]] || die "cluster up: --datanodes must be 1-20, got '$n'"
   cl_valid_rate "$rate" || die "cluster up: --rate must be MiB/s or none, got '$rate'"
   [[ $pocache == on || $pocache == off ]] || die "cluster up: --pocache must be on or off, got '$pocache'"
+  [[ $ha == on && $CL_FED == on ]] && die "cluster up: --ha or --federation, not both"
   cl_can_netns || die "cluster up: needs root with ip and tc (iproute2) for the DataNodes' network namespaces"
   if cl_alive namenode; then
     die "cluster: already up (scripts/pocache cluster down first)"
@@ -484,12 +539,13 @@ cl_up() {
   cl_install_hadoop
   cl_install_dropin
   mkdir -p "$CLUSTER_DIR"/{logs,pids,data}
-  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\nha=%s\nhadoop=%s\n' "$n" "$rate" "$pocache" "$codek" "$ha" \
-    "$CL_LINE" >"$CLUSTER_DIR/cluster.env"
+  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\nha=%s\nhadoop=%s\nfederation=%s\n' "$n" "$rate" "$pocache" \
+    "$codek" "$ha" "$CL_LINE" "$CL_FED" >"$CLUSTER_DIR/cluster.env"
   cl_write_conf "$pocache" "$n" "$ha" ${extra[@]+"${extra[@]}"}
   # A NameNode formatted for one layout (one NameNode, or an HA pair) does not start as the
   # other: the file system is made afresh, DataNodes' blocks included.
   local layout="ha=$ha hadoop=$CL_LINE" was
+  [[ $CL_FED == on ]] && layout="$layout federation=on"
   was=$(cat "$CLUSTER_DIR/data/layout" 2>/dev/null || echo "ha=off hadoop=3.1")
   [[ $was == ha=on || $was == ha=off ]] && was="$was hadoop=3.1"
   if [[ -d "$CLUSTER_DIR/data/nn/current" && $was != "$layout" ]]; then
@@ -502,6 +558,8 @@ cl_up() {
 
   if [[ $ha == on ]]; then
     cl_ha_namenodes_up
+  elif [[ $CL_FED == on ]]; then
+    cl_fed_namenodes_up
   else
     if [[ ! -d "$CLUSTER_DIR/data/nn/current" ]]; then
       say "cluster: formatting the NameNode"
@@ -520,8 +578,7 @@ cl_up() {
   local i
   for ((i = 1; i <= n; i++)); do
     cl_netns_up "$i" "$rate"
-    cl_start_java "datanode$i" "$CLUSTER_DIR/dn$i/conf" 512m "pocache-dn$i" \
-      org.apache.hadoop.hdfs.server.datanode.DataNode
+    cl_start_datanode "$i"
   done
   cl_start_java resourcemanager "$CL_CONF" 1g "" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
   cl_start_java nodemanager "$CL_CONF" 768m "" org.apache.hadoop.yarn.server.nodemanager.NodeManager
@@ -542,10 +599,14 @@ cl_up() {
     if [[ $ha == on ]]; then
       cl_wait "the second NameNode's POCache Manager" 60 "$CLUSTER_DIR/logs/namenode2.log" \
         cl_port_open 127.0.0.1 "$CL_MANAGER2_PORT"
+    elif [[ $CL_FED == on ]]; then
+      cl_wait "ns2's POCache Manager" 60 "$CLUSTER_DIR/logs/namenode2.log" \
+        cl_port_open 127.0.0.1 "$CL_FED_MANAGER2_PORT"
     fi
   fi
   local where="NameNode hdfs://127.0.0.1:$CL_NN_PORT"
   [[ $ha == on ]] && where="NameNodes nn1 (active) 127.0.0.1:$CL_NN_PORT and nn2 127.0.0.1:$CL_NN2_PORT of hdfs://$CL_NS, 3 JournalNodes"
+  [[ $CL_FED == on ]] && where="NameNodes of ns1 127.0.0.1:$CL_NN_PORT and ns2 127.0.0.1:$CL_FED_NN2_PORT behind viewfs://pocache-fed/ (/ns1, /ns2)"
   say "cluster: up: Hadoop $HADOOP_VERSION; $where, $n DataNodes $(cl_rate_words "$rate") ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
   say "cluster: conf $CL_CONF, logs $CLUSTER_DIR/logs"
 }
@@ -582,6 +643,24 @@ cl_ha_namenodes_up() {
     || die "could not make nn1 active; see $CLUSTER_DIR/logs/haadmin.log"
 }
 
+# --federation: both NameNodes formatted with one cluster id on the first start.
+cl_fed_namenodes_up() {
+  local id name port
+  for id in nn1 nn2; do
+    name=namenode port=$CL_NN_PORT
+    [[ $id == nn2 ]] && name=namenode2 port=$CL_FED_NN2_PORT
+    if [[ ! -d "$CLUSTER_DIR/data/$([[ $id == nn1 ]] && echo nn || echo nn2)/current" ]]; then
+      say "cluster: formatting NameNode $id (nameservice $([[ $id == nn1 ]] && echo ns1 || echo ns2))"
+      HADOOP_CONF_DIR=$CLUSTER_DIR/$id/conf "$JAVA" -cp "$CLUSTER_DIR/$id/conf:$CL_LIB/*" \
+        -Dhadoop.root.logger=WARN,console org.apache.hadoop.hdfs.server.namenode.NameNode -format -force \
+        -nonInteractive -clusterid pocache-fed >"$CLUSTER_DIR/logs/format-$id.log" 2>&1 \
+        || die "NameNode format failed; see $CLUSTER_DIR/logs/format-$id.log"
+    fi
+    cl_start_java "$name" "$CLUSTER_DIR/$id/conf" 1g "" org.apache.hadoop.hdfs.server.namenode.NameNode
+    cl_wait "NameNode $id" 90 "$CLUSTER_DIR/logs/$name.log" cl_port_open 127.0.0.1 "$port"
+  done
+}
+
 cl_haadmin() { cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.DFSHAAdmin "$@"; }
 
 # The active NameNode of an --ha cluster (nn1 or nn2), or nothing.
@@ -601,6 +680,101 @@ cl_failover() {
   to=$([[ $from == nn1 ]] && echo nn2 || echo nn1)
   cl_haadmin -failover "$from" "$to" || die "cluster failover: hdfs haadmin -failover $from $to failed"
   say "cluster: failed over from $from to $to"
+}
+
+cl_start_datanode() {
+  cl_start_java "datanode$1" "$CLUSTER_DIR/dn$1/conf" 512m "pocache-dn$1" org.apache.hadoop.hdfs.server.datanode.DataNode
+}
+
+# How many NameNodes each DataNode reports to.
+cl_namenodes() { if [[ $(cl_get ha) == on || $CL_FED == on ]]; then echo 2; else echo 1; fi; }
+
+cl_block_reports() { grep -c 'Successfully sent block report' "$CLUSTER_DIR/logs/datanode$1.log" 2>/dev/null || true; }
+
+cl_datanode_ipc_up() { cl_hdfs dfsadmin -getDatanodeInfo "$CL_NET.$1.2:9867" >/dev/null 2>&1; }
+
+# Restart DataNode i the way HDFS's rolling upgrade does: `dfsadmin -shutdownDatanode
+# <host:ipc> upgrade` (writers whose pipeline includes it wait for it to come back rather
+# than lose it), wait until it is down, start it again, and wait until it has sent its
+# block report to every NameNode. With an event file, each step's time (ms) goes there.
+cl_restart_datanode() { # i, [event file]
+  local i=$1 events=${2:-/dev/null} end
+  local n
+  n=$(cl_get datanodes)
+  [[ "$i" =~ ^[0-9]+$ && $i -ge 1 && $i -le ${n:-0} ]] || die "cluster restart datanode: DataNode must be 1-${n:-0}, got '$i'"
+  echo "$(date +%s%3N) dn $i $CL_NET.$i.2 shutdown" >>"$events"
+  cl_hdfs dfsadmin -shutdownDatanode "$CL_NET.$i.2:9867" upgrade >/dev/null 2>&1 \
+    || say "cluster: DataNode $i did not take -shutdownDatanode; stopping it"
+  end=$((SECONDS + 60))
+  while cl_alive "datanode$i" && ((SECONDS < end)); do sleep 0.2; done
+  cl_stop "datanode$i" 10
+  echo "$(date +%s%3N) dn $i $CL_NET.$i.2 down" >>"$events"
+  cl_start_datanode "$i"
+  local want
+  want=$(cl_namenodes)
+  end=$((SECONDS + 120))
+  until (($(cl_block_reports "$i") >= want)); do
+    ((SECONDS < end)) || die "cluster: DataNode $i sent no block report within 120 s of its restart; see $CLUSTER_DIR/logs/datanode$i.log"
+    cl_alive "datanode$i" || die "cluster: DataNode $i died on restart; see $CLUSTER_DIR/logs/datanode$i.log"
+    sleep 0.2
+  done
+  echo "$(date +%s%3N) dn $i $CL_NET.$i.2 up" >>"$events"
+  say "cluster: DataNode $i restarted"
+}
+
+# Restart NameNode nn1 or nn2 of an --ha cluster; it must be standby (fail over first).
+# Waits until it is back as standby with its Manager listening and out of safe mode.
+cl_restart_namenode() { # nn1|nn2, [event file]
+  local id=$1 events=${2:-/dev/null} name port mport end
+  [[ $(cl_get ha) == on ]] || die "cluster restart namenode: only an --ha cluster's NameNodes restart under load (the one NameNode is the file system)"
+  case "$id" in
+    nn1) name=namenode; port=$CL_NN_PORT; mport=$CL_MANAGER_PORT ;;
+    nn2) name=namenode2; port=$CL_NN2_PORT; mport=$CL_MANAGER2_PORT ;;
+    *) die "cluster restart namenode: nn1 or nn2, got '$id'" ;;
+  esac
+  [[ $(cl_haadmin -getServiceState "$id" 2>/dev/null) == standby ]] \
+    || die "cluster restart namenode: $id is not standby (cluster failover first)"
+  echo "$(date +%s%3N) nn $id 127.0.0.1 shutdown" >>"$events"
+  cl_stop "$name" 30
+  echo "$(date +%s%3N) nn $id 127.0.0.1 down" >>"$events"
+  cl_start_java "$name" "$CLUSTER_DIR/$id/conf" 1g "" org.apache.hadoop.hdfs.server.namenode.NameNode
+  cl_wait "NameNode $id" 90 "$CLUSTER_DIR/logs/$name.log" cl_port_open 127.0.0.1 "$port"
+  if [[ $(cl_get pocache) == on ]]; then
+    cl_wait "NameNode $id's POCache Manager" 60 "$CLUSTER_DIR/logs/$name.log" cl_port_open 127.0.0.1 "$mport"
+  fi
+  # A restarted standby leaves safe mode once every DataNode has re-registered and reported
+  # its blocks, and dfs.namenode.safemode.extension (30 s) after that.
+  end=$((SECONDS + 300))
+  until [[ $(cl_hdfs dfsadmin -fs "hdfs://127.0.0.1:$port" -safemode get 2>/dev/null) == *"Safe mode is OFF"* ]]; do
+    ((SECONDS < end)) || die "cluster: NameNode $id still in safe mode 300 s after its restart; see $CLUSTER_DIR/logs/$name.log"
+    sleep 1
+  done
+  echo "$(date +%s%3N) nn $id 127.0.0.1 up" >>"$events"
+  say "cluster: NameNode $id restarted (standby)"
+}
+
+# `cluster restart`: every DataNode in turn, then with --ha the standby NameNode, a
+# failover to it, and the other NameNode; settle seconds between steps.
+cl_rolling_restart() { # [settle seconds], [event file]
+  local settle=${1:-10} events=${2:-/dev/null} n i active standby
+  n=$(cl_get datanodes)
+  [[ -n "$n" ]] || die "cluster: not up"
+  for ((i = 1; i <= n; i++)); do
+    cl_restart_datanode "$i" "$events"
+    sleep "$settle"
+  done
+  if [[ $(cl_get ha) == on ]]; then
+    active=$(cl_ha_active) || die "cluster restart: no NameNode is active"
+    standby=$([[ $active == nn1 ]] && echo nn2 || echo nn1)
+    cl_restart_namenode "$standby" "$events"
+    sleep "$settle"
+    echo "$(date +%s%3N) failover $active 127.0.0.1 start" >>"$events"
+    cl_failover
+    echo "$(date +%s%3N) failover $active 127.0.0.1 done" >>"$events"
+    sleep "$settle"
+    cl_restart_namenode "$active" "$events"
+    sleep "$settle"
+  fi
 }
 
 # Waits up to $1 seconds for the NameNode to leave safe mode; false if it has not.
@@ -770,7 +944,13 @@ cl_hdfs() {
   shift || true
   case "$sub" in
     dfs) cl_java_tool "$CL_CONF" org.apache.hadoop.fs.FsShell "$@" ;;
-    dfsadmin) cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.DFSAdmin "$@" ;;
+    dfsadmin)
+      # ViewFs is no HDFS to dfsadmin: with --federation it asks ns1's NameNode unless told -fs.
+      if [[ $CL_FED == on && ${1:-} != -fs ]]; then
+        cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.DFSAdmin -fs "hdfs://127.0.0.1:$CL_NN_PORT" "$@"
+      else
+        cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.DFSAdmin "$@"
+      fi ;;
     fsck) cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.DFSck "$@" ;;
     *) die "cluster hdfs: dfs, dfsadmin or fsck, got '$sub'" ;;
   esac
@@ -796,6 +976,13 @@ cmd_cluster() {
     status) cl_status ;;
     straggler) cl_straggler "$@" ;;
     failover) cl_failover ;;
+    restart)
+      case "${1:-}" in
+        datanode) cl_restart_datanode "${2:-}" ;;
+        namenode) cl_restart_namenode "${2:-}" ;;
+        all) cl_rolling_restart "${2:-10}" ;;
+        *) die "cluster restart: datanode <i> | namenode nn1|nn2 | all [settle seconds]" ;;
+      esac ;;
     rate)
       cl_valid_rate "${1:-}" || die "cluster rate: give MiB/s or none, got '${1:-}'"
       cl_set_rate "$1"; say "cluster: every DataNode $(cl_rate_words "$1")" ;;

@@ -34,6 +34,7 @@ import json
 import math
 import os
 import re
+import statistics
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -436,7 +437,62 @@ def gen_ha(root, name):
     return lines
 
 
-GENERATORS = {"ha": gen_ha, "read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
+def gen_rolling(root, name):
+    """experiment rolling-restart: stock HDFS and POCache side by side, one column each."""
+    d = load(root, name)
+    modes = [m for m in ("vanilla", "pocache") if m in d["modes"]]
+    label = {"vanilla": "stock HDFS", "pocache": "POCache"}
+
+    def ms(x):
+        return "-" if x is None else "%.0f" % x
+
+    def row(title, f):
+        return "| %s | %s |" % (title, " | ".join(f(d["modes"][m]) for m in modes))
+    what = "Hadoop %s%s, DataNodes %s" % (d["hadoop"], ", HA pair" if d["ha"] else "",
+                                         "unshaped" if d["rate"] == "none" else "at %s MiB/s" % d["rate"])
+    lines = ["| %s | %s |" % (what, " | ".join(label[m] for m in modes)), "|---" * (len(modes) + 1) + "|",
+             row("rolling restarts under load", lambda e: "%d" % e["runs"]),
+             row("operations (reads, writes, read-backs)", lambda e: "%d" % e["operations"]),
+             row("failed / wrong / hung", lambda e: "%d / %d / %d" % (e["failed"], e["wrong"], e["hung"])),
+             row("reads with no restart under way: mean (p95) ms",
+                 lambda e: "%s (%s)" % (ms(e["calm_mean_ms"]), ms(e["calm_p95_ms"]))),
+             row("reads that met the DataNode being restarted: count, mean (p95, max) ms",
+                 lambda e: "%d: %s (%s, %s)" % (e["hit_reads"], ms(e["hit_mean_ms"]), ms(e["hit_p95_ms"]),
+                                                ms(e["hit_max_ms"]))),
+             row("**their mean / the no-restart mean**",
+                 lambda e: "**%.2f**" % e["hit_over_calm"] if "hit_over_calm" in e else "-"),
+             row("reads during a NameNode restart or failover: count, mean ms",
+                 lambda e: "%d: %s" % (e["namenode_reads"], ms(e["namenode_mean_ms"]))),
+             row("writes of 32 MiB: mean (max) ms", lambda e: "%s (%s)" % (ms(e["write_mean_ms"]),
+                                                                          ms(e["write_max_ms"])))]
+    dn = sorted(r["s"] for r in d["restarts"] if r["kind"] == "dn")
+    nn = sorted(r["s"] for r in d["restarts"] if r["kind"] == "nn")
+    lines.append("")
+    text = "A DataNode's restart, from `dfsadmin -shutdownDatanode` until its block reports were in, took %.1f s" \
+           " (median of %d; %.1f-%.1f)" % (statistics.median(dn), len(dn), dn[0], dn[-1]) if dn else ""
+    if nn:
+        text += "; a NameNode's, until it was out of safe mode as standby, %.1f s (median of %d)" % (
+            statistics.median(nn), len(nn))
+    lines.append(text + ".")
+    return lines
+
+
+def gen_federation(root, name):
+    """experiment federation: one row per nameservice."""
+    d = load(root, name)
+    lines = ["| Hadoop %s, viewfs://pocache-fed/: /nsX/ex/fed/data.bin (%d MiB) | cached by its nameservice's"
+             " Manager | read through ViewFs: bytes right | Manager hits before -> after | Redis keys under"
+             " `pocache:<ns>:` |" % (d["hadoop"], d["mib"]), "|---|---|---|---|---|"]
+    for r in d["nameservices"]:
+        lines.append("| %s | %s | %s | %d -> %d | %d |" % (r["nameservice"], "yes" if r["cached"] else "NO",
+                                                          "yes" if r["bytes_right"] else "NO", r["hits_before"],
+                                                          r["hits_after"], r["redis_keys"]))
+    lines.append("")
+    lines.append("Keys outside the two prefixes: %d." % d["keys_outside_the_prefixes"])
+    return lines
+
+
+GENERATORS = {"federation": gen_federation, "rolling": gen_rolling, "ha": gen_ha, "read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
               "demo-goals": gen_demo_goals, "job-ratios": gen_job_ratios}
 
 

@@ -51,6 +51,19 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       straggler (its rate / F, default 10; DataNodes at 8 MiB/s unless --rate); job times,
       failed tasks, outputs compared across modes, and whether the new active NameNode's
       Manager lists the input's parity; JSON in docs/results/cluster/ha.json
+  rolling-restart [--runs N] [--settle S] [--warm W] [--rate MiB/s|none] [--json F]
+      a rolling restart (cluster restart all: every DataNode in turn, then with --ha the
+      standby NameNode, a failover and the other) under a reader and a writer, once
+      through stock HDFS and once through POCache per run; W s (default 20) of load
+      before and after, S s (default 10) between restarts; failed and wrong operations,
+      and the reads that met the DataNode being restarted against the others; JSON in
+      docs/results/cluster/rolling-restart.json
+  federation [--mib M] [--block-mib B] [--json F]
+      on a cluster started with --federation: a file of M MiB (default 64) at the same path
+      in both nameservices, other bytes in each, written and read (-cat) through ViewFs with
+      POCache; whether each nameservice's Manager cached its own and counted the read as a
+      hit, the bytes read, and the Redis keys under each one's prefix; JSON in
+      docs/results/cluster/federation.json
   stragglers [--seconds S] [--runs N] [--straggler i|auto] [--factor F] [--json F]
       the Manager's straggler list sampled every 2 s under a steady read load: S s
       (default 120) without a straggler, S s with DataNode i at 1/F, S s after it
@@ -967,6 +980,123 @@ ex_ha() {
     "$after"
 }
 
+# A rolling restart under load: every DataNode restarted in turn as HDFS's rolling upgrade
+# does (cluster restart all), then with --ha the standby NameNode, a failover and the other
+# one, while a reader and a writer run (RollingLoad); once through stock HDFS and once
+# through POCache per run, each on a restart of its own. Every operation is logged and
+# every byte checked; summarize.py rolling sorts the reads by whether they met the
+# DataNode being restarted.
+ex_rolling() {
+  local runs=1 settle=10 warm=20 rate="" json="$POCACHE_HOME/docs/results/cluster/rolling-restart.json"
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --runs) runs=$2; shift 2 ;;
+      --settle) settle=$2; shift 2 ;;
+      --warm) warm=$2; shift 2 ;;
+      --rate) rate=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment rolling-restart: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "experiment rolling-restart: --runs must be a positive integer, got '$runs'"
+  [[ "$settle" =~ ^[0-9]+$ && "$warm" =~ ^[0-9]+$ ]] || die "experiment rolling-restart: --settle and --warm are seconds"
+  ex_require_cluster
+  [[ $(cl_get pocache) == on ]] || die "experiment rolling-restart: the cluster runs without POCache (cluster up --pocache on)"
+  if [[ -n $rate ]]; then
+    cl_valid_rate "$rate" || die "experiment rolling-restart: --rate must be MiB/s or none, got '$rate'"
+    cl_set_rate "$rate"
+  fi
+  rate=$(cl_get rate)
+  local work="$CLUSTER_DIR/results/rolling" cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes"
+  local java=("$JAVA" -Xmx1g --add-opens java.base/java.lang=ALL-UNNAMED -Dhadoop.root.logger=WARN,console
+    "${CL_OPENS[@]}" -cp "$cp" org.pocache.experiments.cluster.RollingLoad)
+  mkdir -p "$work"
+  cl_straggler off >/dev/null
+  HADOOP_CONF_DIR=$CL_CONF "${java[@]}" prepare --dir /ex/rolling/data >/dev/null 2>"$work/prepare.err" \
+    || die "experiment rolling-restart: writing the files failed; see $work/prepare.err"
+  ex_ensure_cached /ex/rolling/data
+  say "experiment rolling-restart: DataNodes $(cl_rate_words "$rate"); $runs run(s) of a rolling restart under a" \
+    "reader and a writer, stock HDFS and POCache each; ${settle} s between restarts"
+  local r mode specs=()
+  for ((r = 1; r <= runs; r++)); do
+    local order=(vanilla pocache)
+    ((r % 2 == 0)) && order=(pocache vanilla)
+    for mode in "${order[@]}"; do
+      local ops="$work/$mode-$r.ops" events="$work/$mode-$r.events" stop="$work/$mode-$r.stop" lp rc=0
+      rm -f "$stop"
+      : >"$events"
+      HADOOP_CONF_DIR=$CL_CONF "${java[@]}" run --dir /ex/rolling/data --mode "$mode" --stop-file "$stop" \
+        --log "$ops" >"$work/$mode-$r.out" 2>&1 &
+      lp=$!
+      sleep "$warm"
+      say "experiment rolling-restart: run $r, $mode: restarting every DataNode$([[ $(cl_get ha) == on ]] && echo ", then the NameNodes")"
+      cl_rolling_restart "$settle" "$events"
+      sleep "$warm"
+      touch "$stop"
+      wait "$lp" || rc=$?
+      ((rc == 0)) || say "experiment rolling-restart: the $mode load ended with status $rc (3: operations still running; see $ops)"
+      specs+=("$mode:$r:$ops:$events")
+    done
+  done
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" rolling "$json" "$rate" "$settle" "$HADOOP_VERSION" \
+    "$(cl_get ha)" "${specs[@]}"
+}
+
+# --federation: the same path in both nameservices, other bytes in each, written and read
+# through the clients' ViewFs mount with POCache; each nameservice's Manager must cache
+# its own file and count the reads as hits, and Redis holds each one's parity under its
+# own prefix.
+ex_federation() {
+  local mib=64 block=16 json="$POCACHE_HOME/docs/results/cluster/federation.json"
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --mib) mib=$2; shift 2 ;;
+      --block-mib) block=$2; shift 2 ;;
+      --json) json=$2; shift 2 ;;
+      *) ex_usage >&2; die "experiment federation: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$mib" =~ ^[1-9][0-9]*$ && "$block" =~ ^[1-9][0-9]*$ ]] || die "experiment federation: --mib and --block-mib must be positive integers"
+  ex_require_cluster
+  [[ $CL_FED == on ]] || die "experiment federation: the cluster was not started with --federation (scripts/pocache cluster up --federation)"
+  [[ $(cl_get pocache) == on ]] || die "experiment federation: the cluster runs without POCache"
+  local work="$CLUSTER_DIR/results/federation" rows="$CLUSTER_DIR/results/federation.rows" jar
+  jar=$(cl_dropin_jar)
+  mkdir -p "$work"
+  : >"$rows"
+  local ns port t listing hits0 hits1 want got keys
+  for ns in ns1 ns2; do
+    port=$CL_NN_PORT
+    [[ $ns == ns2 ]] && port=$CL_FED_NN2_PORT
+    head -c $((mib << 20)) /dev/urandom >"$work/$ns.bin"
+    cl_hdfs dfs -mkdir -p "/$ns/ex/fed" >/dev/null
+    cl_hdfs dfs -D dfs.blocksize=$((block << 20)) -D fs.hdfs.impl=$POCACHE_FS -put -f "$work/$ns.bin" \
+      "/$ns/ex/fed/data.bin" >/dev/null || die "experiment federation: writing /$ns/ex/fed/data.bin failed"
+  done
+  for ns in ns1 ns2; do
+    port=$CL_NN_PORT
+    [[ $ns == ns2 ]] && port=$CL_FED_NN2_PORT
+    for t in $(seq 1 60); do
+      listing=$(cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$jar" -fs "hdfs://127.0.0.1:$port" -ls /ex/fed 2>/dev/null || true)
+      grep -qE '^CACHED .* /ex/fed/data.bin$' <<<"$listing" && break
+      sleep 1
+    done
+    hits0=$(cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$jar" -fs "hdfs://127.0.0.1:$port" -report 2>/dev/null \
+      | awk '/^ *Hits:/ {print $2}')
+    want=$(md5sum <"$work/$ns.bin" | cut -d' ' -f1)
+    got=$(cl_hdfs dfs -D fs.hdfs.impl=$POCACHE_FS -cat "/$ns/ex/fed/data.bin" | md5sum | cut -d' ' -f1)
+    hits1=$(cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$jar" -fs "hdfs://127.0.0.1:$port" -report 2>/dev/null \
+      | awk '/^ *Hits:/ {print $2}')
+    keys=$(redis-cli -p "$CL_REDIS_PORT" --scan --pattern "pocache:$ns:*" 2>/dev/null | wc -l)
+    printf '%s %s %s %s %s %s\n' "$ns" "$(grep -cE '^CACHED .* /ex/fed/data.bin$' <<<"$listing")" "${hits0:-0}" \
+      "${hits1:-0}" "$([[ $want == "$got" ]] && echo yes || echo no)" "$keys" >>"$rows"
+    say "experiment federation: /$ns/ex/fed/data.bin: cached by $ns's Manager: $(grep -cE '^CACHED .* /ex/fed/data.bin$' <<<"$listing"), hits ${hits0:-0} -> ${hits1:-0}, bytes right: $([[ $want == "$got" ]] && echo yes || echo NO), Redis keys under pocache:$ns: $keys"
+  done
+  local other
+  other=$(redis-cli -p "$CL_REDIS_PORT" --scan --pattern 'pocache:*' 2>/dev/null | grep -cvE '^pocache:ns[12]:' || true)
+  python3 "$POCACHE_HOME/scripts/lib/summarize.py" federation "$rows" "$json" "$mib" "$block" "$other" "$HADOOP_VERSION"
+}
+
 cmd_experiment() {
   local name=${1:-}
   [[ $# -gt 0 ]] && shift
@@ -976,6 +1106,8 @@ cmd_experiment() {
     reads) stale && build; ex_reads "$@" ;;
     spark) ex_spark "$@" ;;
     ha) ex_ha "$@" ;;
+    rolling-restart) stale && build; ex_rolling "$@" ;;
+    federation) ex_federation "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
     exp1|exp2|exp5|exp14|exp16)

@@ -10,6 +10,9 @@
   summarize.py demo-bench JSON DEMO_JSON... (scripts/pocache bench demo: each goal's ratio over the runs)
   summarize.py read-cpu JSON STRAGGLER_DN FACTOR RATE PHASE:MODE:RUN:LISTED:RUN_JSON...
                                             (scripts/pocache bench read-cpu)
+  summarize.py federation ROWS JSON MIB BLOCK_MIB OTHER_KEYS HADOOP
+  summarize.py rolling JSON RATE SETTLE HADOOP HA MODE:RUN:OPS:EVENTS...
+                                            (scripts/pocache experiment rolling-restart)
 """
 import os
 import json
@@ -519,6 +522,126 @@ def ha(rows_file, out, dn, factor, input_mib, block_mib, rate, after, hadoop=Non
         result["outputs_identical"], result["failed_tasks"], result["failovers_during_jobs"], len(rows), out))
 
 
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else None
+
+
+def rolling_windows(events_file):
+    """(kind, name, host, from_ms, to_ms) per restart (shutdown -> up) and failover (start -> done)."""
+    open_at, out = {}, []
+    for line in open(events_file):
+        f = line.split()
+        if len(f) < 5 or f[1] not in ("dn", "nn", "failover"):
+            continue
+        t, kind, name, host, step = int(f[0]), f[1], f[2], f[3], f[4]
+        if step in ("shutdown", "start"):
+            open_at[(kind, name)] = t
+        elif step in ("up", "done") and (kind, name) in open_at:
+            out.append((kind, name, host, open_at.pop((kind, name)), t))
+    return out
+
+
+def rolling_one(ops_file, events_file):
+    windows = rolling_windows(events_file)
+    locs, ops, stats_line = {}, [], {}
+    for line in open(ops_file):
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "loc":
+            locs[f[1]] = set(f[2].split(","))
+        elif f[0] == "stats":
+            stats_line = dict(x.split("=", 1) for x in f[1:] if "=" in x)
+        elif len(f) >= 6:
+            ops.append({"op": f[0], "pattern": f[1], "file": f[2], "from": int(f[3]), "to": int(f[4]),
+                        "result": f[5], "detail": f[6] if len(f) > 6 else ""})
+    for o in ops:
+        over = [w for w in windows if o["from"] < w[4] and o["to"] > w[3]]
+        o["hit"] = o["op"] == "read" and any(w[0] == "dn" and w[2] in locs.get(o["file"], ()) for w in over)
+        o["nn"] = any(w[0] in ("nn", "failover") for w in over)
+        o["calm"] = not over
+    return ops, windows, stats_line
+
+
+def rolling(out, rate, settle, hadoop, ha, *specs):
+    """experiment rolling-restart: per mode, operations, failures, and the reads that met the
+    DataNode being restarted against the reads that met no restart."""
+    modes = {}
+    restarts = []
+    for spec in specs:
+        mode, run, ops_file, events_file = spec.split(":", 3)
+        ops, windows, st = rolling_one(ops_file, events_file)
+        m = modes.setdefault(mode, {"ops": [], "runs": 0, "proactive_opens": 0, "fallbacks": 0})
+        m["ops"] += ops
+        m["runs"] += 1
+        m["proactive_opens"] += int(st.get("proactive_opens", 0))
+        m["fallbacks"] += int(st.get("fallbacks", 0))
+        restarts += [{"mode": mode, "run": int(run), "kind": w[0], "name": w[1], "s": (w[4] - w[3]) / 1000.0}
+                     for w in windows]
+    result = {"command": "scripts/pocache experiment rolling-restart", "hadoop": hadoop, "ha": ha == "on",
+              "rate": rate, "settle_s": int(settle), "restarts": restarts, "modes": {}}
+    for mode, m in modes.items():
+        ops = m["ops"]
+        reads = [o for o in ops if o["op"] == "read"]
+        ok = [o for o in reads if o["result"] == "ok"]
+        calm = [o["to"] - o["from"] for o in ok if o["calm"]]
+        hit = [o["to"] - o["from"] for o in ok if o["hit"]]
+        nn = [o["to"] - o["from"] for o in ok if o["nn"] and not o["hit"]]
+        writes = [o for o in ops if o["op"] == "write"]
+        entry = {
+            "runs": m["runs"], "operations": len(ops),
+            "failed": sum(1 for o in ops if o["result"] == "failed"),
+            "wrong": sum(1 for o in ops if o["result"] == "wrong"),
+            "hung": sum(1 for o in ops if o["result"] == "hung"),
+            "reads": len(reads), "reads_failed": sum(1 for o in reads if o["result"] != "ok"),
+            "reads_failed_hitting_restart": sum(1 for o in reads if o["result"] != "ok" and o["hit"]),
+            "writes": len(writes), "writes_failed": sum(1 for o in writes if o["result"] != "ok"),
+            "readbacks_failed": sum(1 for o in ops if o["op"] == "readback" and o["result"] != "ok"),
+            "calm_reads": len(calm), "calm_mean_ms": statistics.mean(calm) if calm else None,
+            "calm_p95_ms": pct(calm, 0.95),
+            "hit_reads": len(hit), "hit_mean_ms": statistics.mean(hit) if hit else None,
+            "hit_p95_ms": pct(hit, 0.95), "hit_max_ms": max(hit) if hit else None,
+            "namenode_reads": len(nn), "namenode_mean_ms": statistics.mean(nn) if nn else None,
+            "write_mean_ms": statistics.mean([o["to"] - o["from"] for o in writes if o["result"] == "ok"])
+            if any(o["result"] == "ok" for o in writes) else None,
+            "write_max_ms": max([o["to"] - o["from"] for o in writes if o["result"] == "ok"], default=None),
+            "proactive_opens": m["proactive_opens"], "fallbacks": m["fallbacks"],
+            "failures": sorted({o["detail"][:160] for o in ops if o["result"] != "ok"})[:10],
+        }
+        if entry["hit_mean_ms"] and entry["calm_mean_ms"]:
+            entry["hit_over_calm"] = entry["hit_mean_ms"] / entry["calm_mean_ms"]
+        result["modes"][mode] = entry
+        print("rolling-restart: %-8s %d operations, %d failed, %d wrong, %d hung; reads meeting the restarting"
+              " DataNode %d, mean %s ms (p95 %s, max %s) vs %s ms with no restart under way (%s)" % (
+                  mode, entry["operations"], entry["failed"], entry["wrong"], entry["hung"], entry["hit_reads"],
+                  "%.0f" % entry["hit_mean_ms"] if entry["hit_mean_ms"] else "-", entry["hit_p95_ms"],
+                  entry["hit_max_ms"], "%.0f" % entry["calm_mean_ms"] if entry["calm_mean_ms"] else "-",
+                  "%.2fx" % entry["hit_over_calm"] if "hit_over_calm" in entry else "-"))
+    with open(out, "w") as fh:
+        json.dump(result, fh, indent=1)
+    print("rolling-restart: JSON in %s" % out)
+
+
+def federation(rows_file, out, mib, block, other_keys, hadoop):
+    """experiment federation: per nameservice, what its Manager cached and served through ViewFs."""
+    rows = []
+    for line in open(rows_file):
+        f = line.split()
+        if len(f) >= 6:
+            rows.append({"nameservice": f[0], "cached": int(f[1]) > 0, "hits_before": int(f[2]),
+                         "hits_after": int(f[3]), "bytes_right": f[4] == "yes", "redis_keys": int(f[5])})
+    result = {"command": "scripts/pocache experiment federation", "hadoop": hadoop, "mib": int(mib),
+              "block_mib": int(block), "nameservices": rows, "keys_outside_the_prefixes": int(other_keys),
+              "all_cached": all(r["cached"] for r in rows), "all_hit": all(r["hits_after"] > r["hits_before"]
+                                                                            for r in rows),
+              "all_bytes_right": all(r["bytes_right"] for r in rows)}
+    with open(out, "w") as fh:
+        json.dump(result, fh, indent=1)
+    print("federation: cached in both: %s; read hit its own Manager in both: %s; bytes right: %s; JSON in %s" % (
+        result["all_cached"], result["all_hit"], result["all_bytes_right"], out))
+    if not (result["all_cached"] and result["all_hit"] and result["all_bytes_right"]):
+        sys.exit(1)
+
+
 def fmt(x):
     return "n/a" if x is None else "%.1f%%" % (100 * x)
 
@@ -527,4 +650,4 @@ if __name__ == "__main__":
     {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
      "pick-straggler": pick_straggler, "stragglers": stragglers,
      "stragglers-runs": stragglers_runs, "demo-runs": demo_runs, "demo-bench": demo_bench,
-     "read-cpu": read_cpu, "ha": ha}[sys.argv[1]](*sys.argv[2:])
+     "read-cpu": read_cpu, "ha": ha, "rolling": rolling, "federation": federation}[sys.argv[1]](*sys.argv[2:])

@@ -33,6 +33,8 @@ import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityValue;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.protocol.ParityDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Degraded reads (POCache paper section 3.1) for reads that do not cover whole
@@ -48,6 +50,7 @@ import org.pocache.manager.protocol.ParityDescriptor;
  * share the deadline estimates and the backlog rules.
  */
 final class DegradedReader {
+  private static final Logger LOG = LoggerFactory.getLogger(DegradedReader.class);
   private final PositionedReadable data;
   private final ParityDescriptor d;
   /** How the file's parity values are sealed (the file key from its descriptor). */
@@ -399,6 +402,7 @@ final class DegradedReader {
             sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
           } catch (IOException | RuntimeException | LinkageError e) {
             failed.set(true);
+            LOG.debug("rebuild of piece {} of substripe ({}, {}): reading piece {} failed", i, s, j, tag, e);
           } finally {
             if (readsLeft != null) {
               readsLeft.decrementAndGet();
@@ -417,6 +421,7 @@ final class DegradedReader {
       } catch (org.pocache.cache.ParityStoreException | RuntimeException | LinkageError e) {
         failed.set(true);
         outcome.cacheErrorSeen();
+        LOG.debug("rebuild of piece {} of substripe ({}, {}): its parity could not be read", i, s, j, e);
       }
     });
     Runnable last = () -> {
@@ -425,6 +430,7 @@ final class DegradedReader {
         if (!failed.get()) {
           out = decodeInto(pieces, parity[0], i, n, len, pieceBytes);
           if (out == null) {
+            LOG.debug("rebuild of piece {} of substripe ({}, {}): parity missing or failing its checks", i, s, j);
             synchronized (outcome) {
               if (parity[0] == null || parity[0][0] == null) {
                 outcome.parityMissing = true;
@@ -536,6 +542,32 @@ final class DegradedReader {
         inFlight.run();
       }
     }
+  }
+
+  /**
+   * Bytes {@code [at, at + n)} of the file (at most a subblock) read as HDFS reads them, from
+   * their own block's DataNodes, on the pool into a pooled array; null if the read failed.
+   * A sequential read races a late rebuild with this when its stream is busy elsewhere.
+   */
+  java.util.concurrent.CompletableFuture<byte[]> readRange(long at, int n) {
+    java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
+    byte[] b = buffers.borrow(Math.max(n, layout.subblockSize()));
+    try {
+      pool.execute(() -> {
+        try {
+          data.readFully(at, b, 0, n);
+          result.complete(b);
+        } catch (IOException | RuntimeException | LinkageError e) {
+          buffers.release(b);
+          result.complete(null);
+          LOG.debug("reading [{}, +{}) to race a late rebuild failed", at, n, e);
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      buffers.release(b);
+      result.complete(null);
+    }
+    return result;
   }
 
   /** A streamed read of {@code bytes} of data piece (s, i) took {@code nanos}; {@code late}: parity beat it. */

@@ -126,6 +126,15 @@ final class DirectBlockReads {
     boolean unwanted();
 
     /**
+     * Whether the file's cached parity can stand in for the piece: then a piece whose every
+     * DataNode failed a direct read fails at once, rather than waiting in HDFS's retries
+     * (seconds of back-off for a DataNode that is down, as in a restart).
+     */
+    default boolean rescuable() {
+      return false;
+    }
+
+    /**
      * Bytes {@code [from, to)} of the array are in, and more are to come: they may be
      * passed on now rather than all at the end (called every {@link #STREAM_BYTES} or so).
      */
@@ -170,6 +179,10 @@ final class DirectBlockReads {
         mismatched = true; // a class or method of another shape: no direct reads in this JVM
         warnings.once(PoCacheFileSystem.MISMATCHED_JAR, e);
       }
+    }
+    if (!striped && watch != null && watch.rescuable() && noLocationLeft(s, j0, i)) {
+      throw new IOException("every DataNode of piece " + i + " of stripe " + s + " failed a direct read of this"
+          + " stream (down, or restarting): left to parity");
     }
     fellBack.incrementAndGet();
     if (!striped) {
@@ -236,6 +249,32 @@ final class DirectBlockReads {
               + " stream, cell by cell, for the rest of the stream"
           : "A direct read of a block failed; reads from its DataNode go through HDFS's positional read for"
               + " the rest of the stream", e);
+      return false;
+    }
+  }
+
+  /**
+   * Whether a replicated file's piece has locations and every one of them failed a
+   * direct read of this stream (a DataNode that is down refuses at once; HDFS's own read
+   * of it would retry with seconds of back-off before it gives up or the node is back).
+   */
+  private boolean noLocationLeft(long s, int j0, int i) {
+    if (failed.isEmpty()) {
+      return false;
+    }
+    try {
+      LocatedBlock block = blockAt(layout.fileOffset(s, j0, i, 0));
+      DatanodeInfo[] where = block == null ? null : HadoopCompat.locations(block);
+      if (where == null || where.length == 0) {
+        return false;
+      }
+      for (DatanodeInfo dn : where) {
+        if (!failed.contains(dn.getXferAddr(viaHostname))) {
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
       return false;
     }
   }

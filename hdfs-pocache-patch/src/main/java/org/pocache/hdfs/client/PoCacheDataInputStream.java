@@ -70,13 +70,31 @@ final class PoCacheDataInputStream extends HdfsDataInputStream {
     return hdfs.getFileLength();
   }
 
+  /**
+   * The HDFS stream's statistics, with those of the stream POCache's sequential reads go
+   * through on the caller's thread (see {@link FailFastClient}) added in.
+   */
   @Override
   public ReadStatistics getReadStatistics() {
-    return hdfs.getReadStatistics();
+    DFSInputStream other = in instanceof PoCacheInputStream ? ((PoCacheInputStream) in).separateDirectStream() : null;
+    if (other == null) {
+      return hdfs.getReadStatistics();
+    }
+    ReadStatistics sum = new ReadStatistics(hdfs.getReadStatistics());
+    ReadStatistics d = other.getReadStatistics();
+    sum.addZeroCopyBytes(d.getTotalZeroCopyBytesRead());
+    sum.addShortCircuitBytes(d.getTotalShortCircuitBytesRead() - d.getTotalZeroCopyBytesRead());
+    sum.addLocalBytes(d.getTotalLocalBytesRead() - d.getTotalShortCircuitBytesRead());
+    sum.addRemoteBytes(d.getTotalBytesRead() - d.getTotalLocalBytesRead());
+    return sum;
   }
 
   @Override
   public void clearReadStatistics() {
     hdfs.clearReadStatistics();
+    DFSInputStream other = in instanceof PoCacheInputStream ? ((PoCacheInputStream) in).separateDirectStream() : null;
+    if (other != null) {
+      other.clearReadStatistics();
+    }
   }
 }

@@ -668,6 +668,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     SequentialReader sequential = null;
     BlockPrefetch prefetch = null;
     ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
+    SequentialReader.Opener failFastOpener = null;
     if (d.getLayout() != ParityDescriptor.Layout.STRIPED) {
       degraded = new DegradedReader(ctx, deadlineFactor);
       List<LocatedBlock> blocks = in.getAllBlocks();
@@ -680,8 +681,18 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         }
         return own;
       };
+      failFastOpener = () -> {
+        DFSInputStream own = failFast().open(src, getConf().getInt("io.file.buffer.size", 4096));
+        if (!SequentialReader.sameBlocks(blocks, own.getAllBlocks())) {
+          own.close();
+          throw new IOException(src + " changed since it was opened");
+        }
+        return own;
+      };
       Statistics stats = statistics;
-      sequential = new SequentialReader(opener, layout, reader, degraded, buffers,
+      // The read-ahead streams fail at once where no DataNode of a block answers: the
+      // SequentialReader then rebuilds from parity, or falls back to HDFS's stream, which waits.
+      sequential = new SequentialReader(failFastOpener, layout, reader, degraded, buffers,
           n -> {
             if (stats != null) {
               stats.incrementBytesRead(-n);
@@ -699,7 +710,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     proactiveOpens.incrementAndGet();
     return new PoCacheDataInputStream(in, new PoCacheInputStream(in, reader, degraded, sequential, prefetch,
-        uncounted, statistics, outcome, o -> report(d, o), warnings));
+        uncounted, statistics, outcome, o -> report(d, o), warnings, failFastOpener));
+  }
+
+  /** The file system's fail-fast client (its first use makes it). */
+  private synchronized FailFastClient failFast() {
+    if (failFast == null) {
+      failFast = new FailFastClient(getUri(), getConf(), statistics);
+    }
+    return failFast;
   }
 
   /**
@@ -738,6 +757,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Where fallbacks are said, once each; handed down to the streams and readers. */
   private final Warnings warnings = Warnings.CLIENT;
+  /** Streams for sequential reads of cached files on the caller's thread; null until the first. @GuardedBy("this") */
+  private FailFastClient failFast;
   /** What a LinkageError from POCache's own code means, and what to do about it. */
   static final String MISMATCHED_JAR = "POCache's classes do not fit this Hadoop client (a class or method is"
       + " missing or of another shape: install the drop-in jar built for this Hadoop line); files are read and"
@@ -1019,6 +1040,17 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     try {
       super.close();
     } finally {
+      FailFastClient ff;
+      synchronized (this) {
+        ff = failFast;
+      }
+      if (ff != null) {
+        try {
+          ff.close();
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("closing the fail-fast client", e);
+        }
+      }
       if (pool != null) {
         pool.shutdown();
       }

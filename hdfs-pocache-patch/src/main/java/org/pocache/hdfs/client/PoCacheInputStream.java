@@ -94,8 +94,17 @@ final class PoCacheInputStream extends FSInputStream
   private long runReadNanos;
   /** The fetches ahead are moved along once the caller reads at or past here. */
   private long aheadAt;
-  /** While direct: {@code in} is behind {@code pos} (the prefetch served bytes): seek it first. */
+  /** While direct: the direct stream may not be at {@code pos} (a seek, the prefetch served bytes): seek it first. */
   private boolean inBehind;
+  /**
+   * Opens the stream direct reads go through: one whose DataNode failures end its read at
+   * once ({@code dfs.client.max.block.acquire.failures} 0), so a block whose DataNode is
+   * down (a restart) goes to parity at once, not after HDFS's retries with seconds of
+   * back-off. Null: direct reads go through {@code in}.
+   */
+  private final SequentialReader.Opener failFast;
+  /** The stream direct reads go through, opened at the first; null before (read unlocked: read statistics). */
+  private volatile DFSInputStream directIn;
   private final ProactiveReader.Outcome outcome;
   private final Consumer<ProactiveReader.Outcome> onClose;
   private boolean closed;
@@ -105,8 +114,9 @@ final class PoCacheInputStream extends FSInputStream
   PoCacheInputStream(DFSInputStream in, ProactiveReader proactive, DegradedReader degraded,
       SequentialReader sequential, BlockPrefetch prefetch, PositionedReadable uncounted,
       FileSystem.Statistics stats, ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose,
-      Warnings warnings) {
+      Warnings warnings, SequentialReader.Opener failFast) {
     this.in = in;
+    this.failFast = failFast;
     this.proactive = proactive;
     this.degraded = degraded;
     this.sequential = sequential;
@@ -299,8 +309,9 @@ final class PoCacheInputStream extends FSInputStream
   private int readDirect(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
     int subblock;
     long g;
+    DFSInputStream src = directStream();
     if (inBehind) {
-      in.seek(pos);
+      src.seek(pos);
       inBehind = false;
       directMoved();
     }
@@ -339,13 +350,13 @@ final class PoCacheInputStream extends FSInputStream
       // At most a chunk per call: a caller's large read (Parquet reads a column chunk of many
       // MiB in one call) is judged between chunks, not once it is over.
       if (buf == null) {
-        n = in.read(b, off, Math.min(len, DIRECT_CHUNK));
+        n = src.read(b, off, Math.min(len, DIRECT_CHUNK));
       } else if (buf.remaining() <= DIRECT_CHUNK) {
-        n = in.read(buf);
+        n = src.read(buf);
       } else {
         ByteBuffer part = buf.duplicate();
         part.limit(part.position() + DIRECT_CHUNK);
-        n = in.read(part);
+        n = src.read(part);
         if (n > 0) {
           buf.position(buf.position() + n);
         }
@@ -356,8 +367,17 @@ final class PoCacheInputStream extends FSInputStream
       if (closed) {
         throw e;
       }
-      // HDFS's stream failed here after its own retries: parity may still stand in.
+      // HDFS's stream failed here (a DataNode down or failing, and no other replica): parity
+      // may still stand in; the SequentialReader's own streams retry as HDFS does if not.
       direct = false;
+      if (src != in) {
+        try {
+          sequential.blockDown(pos); // at once, not after HDFS's retries
+        } catch (RuntimeException | LinkageError e2) {
+          fallBackToHdfs(e2);
+          return buf == null ? in.read(b, off, len) : in.read(buf);
+        }
+      }
       return HANDED_OVER;
     }
     long spent = System.nanoTime() - t0;
@@ -427,7 +447,31 @@ final class PoCacheInputStream extends FSInputStream
     aheadAt = 0;
   }
 
-  /** Forgets the direct reads' timing and block check: {@code in} was moved. */
+  /**
+   * The stream direct reads go through: the fail-fast one, opened at the first direct read
+   * (positional readers never need it), else {@code in}.
+   */
+  private DFSInputStream directStream() throws IOException {
+    if (directIn == null) {
+      DFSInputStream s = null;
+      if (failFast != null) {
+        try {
+          s = failFast.open();
+        } catch (IOException | RuntimeException | LinkageError e) {
+          if (closed) {
+            throw new IOException("Stream closed");
+          }
+          warnings.once("POCache could not open its fail-fast stream; sequential reads wait out HDFS's retries"
+              + " on a DataNode that is down", e);
+        }
+      }
+      directIn = s != null ? s : in;
+      inBehind = true;
+    }
+    return directIn;
+  }
+
+  /** Forgets the direct reads' timing and block check: the direct stream was moved. */
   private void directMoved() {
     checkedTo = -1;
     timed = -1;
@@ -524,8 +568,7 @@ final class PoCacheInputStream extends FSInputStream
       throw new IOException("Stream closed");
     }
     if (direct) {
-      in.seek(target);
-      inBehind = false;
+      inBehind = true; // the direct stream seeks at its next read
       directMoved();
     }
     if (target != pos) {
@@ -558,8 +601,7 @@ final class PoCacheInputStream extends FSInputStream
     long to = Math.min(fileLength, pos + n);
     long skipped = to - pos;
     if (direct) {
-      in.seek(to);
-      inBehind = false;
+      inBehind = true;
       directMoved();
     }
     newRun(to);
@@ -579,13 +621,19 @@ final class PoCacheInputStream extends FSInputStream
   }
 
   @Override
-  public void setReadahead(Long readahead) throws IOException {
+  public synchronized void setReadahead(Long readahead) throws IOException {
     in.setReadahead(readahead);
+    if (directIn != null && directIn != in) {
+      directIn.setReadahead(readahead);
+    }
   }
 
   @Override
-  public void setDropBehind(Boolean dropBehind) throws IOException {
+  public synchronized void setDropBehind(Boolean dropBehind) throws IOException {
     in.setDropBehind(dropBehind);
+    if (directIn != null && directIn != in) {
+      directIn.setDropBehind(dropBehind);
+    }
   }
 
   /**
@@ -618,6 +666,9 @@ final class PoCacheInputStream extends FSInputStream
   @Override
   public synchronized void unbuffer() {
     in.unbuffer();
+    if (directIn != null && directIn != in) {
+      directIn.unbuffer();
+    }
   }
 
   @Override
@@ -629,7 +680,7 @@ final class PoCacheInputStream extends FSInputStream
     in.seek(pos); // zero-copy reads are HDFS's own: hand it this stream's position and take it back
     ByteBuffer b = in.read(bufferPool, maxLength, opts);
     pos = in.getPos();
-    inBehind = false;
+    inBehind = true;
     directMoved();
     return b;
   }
@@ -637,6 +688,12 @@ final class PoCacheInputStream extends FSInputStream
   @Override
   public void releaseBuffer(ByteBuffer buffer) {
     in.releaseBuffer(buffer);
+  }
+
+  /** The stream direct reads went through if it is not {@code in} (its read statistics count too), else null. */
+  DFSInputStream separateDirectStream() {
+    DFSInputStream d = directIn;
+    return d == in ? null : d;
   }
 
   /** The HDFS stream underneath (read statistics, file length). */
@@ -691,9 +748,17 @@ final class PoCacheInputStream extends FSInputStream
       prefetch.close();
     }
     try {
-      in.close();
+      if (directIn != null && directIn != in) {
+        directIn.close();
+      }
+    } catch (IOException e) {
+      // the direct stream's close: nothing of the caller's depends on it
     } finally {
-      onClose.accept(outcome);
+      try {
+        in.close();
+      } finally {
+        onClose.accept(outcome);
+      }
     }
   }
 }

@@ -325,6 +325,11 @@ final class RunFetch implements FetchIo, PieceSources {
             public boolean unwanted() {
               return p.unwanted();
             }
+
+            @Override
+            public boolean rescuable() {
+              return true; // a proactive fetch's stripe is cached: a failed piece asks for the parity
+            }
           });
         } else {
           ctx.data.readFully(at, b, 0, n);

@@ -198,6 +198,13 @@ final class SequentialReader implements Closeable {
   private boolean rebuiltOnce;
   /** Blocks parity cannot rescue: streamed whatever their speed. @GuardedBy("lock") */
   private final Set<Long> unrescuable = new HashSet<>();
+  /**
+   * Blocks none of whose DataNodes answered the caller's own read (down, or restarting):
+   * left to parity, which then only another such block of the stripe keeps from standing
+   * in (a slow one only delays a rebuild; waiting for a DataNode that is down takes HDFS's
+   * retries, seconds each). @GuardedBy("lock")
+   */
+  private final Set<Long> downBlocks = new HashSet<>();
   /** @GuardedBy("lock") */
   private boolean closed;
   /** @GuardedBy("lock") */
@@ -251,6 +258,8 @@ final class SequentialReader implements Closeable {
     boolean rebuildFailed;
     /** Leave this slot to parity: the streamer skips it. */
     boolean skipStream;
+    /** A late rebuild of it is raced by a read of its own bytes on the pool (see {@link #startRace}). */
+    boolean raced;
     IOException error;
 
     boolean complete() {
@@ -362,7 +371,9 @@ final class SequentialReader implements Closeable {
           return n;
         }
         if (slot.error != null && (slot.rebuildFailed || !slot.rebuilding && !rescuable(slot))) {
-          throw slot.error;
+          // The read-ahead's stream gives up at once (FailFastClient): HDFS's own stream,
+          // which waits for the block's DataNodes, reads from here on.
+          throw new FallBack("the read-ahead stream failed where parity cannot stand in", slot.error);
         }
         if (slot.waitSince == 0) {
           slot.waitSince = System.nanoTime();
@@ -400,6 +411,12 @@ final class SequentialReader implements Closeable {
       // connections), seconds on shared cores; raced, a straggler's stream won and took its
       // block back for good.
       slot.skipStream = false;
+      if (!slot.raced) {
+        // The streamer may be held up elsewhere (ahead, on a DataNode that is restarting):
+        // read the subblock from its own DataNode on the pool as well.
+        slot.raced = true;
+        startRace(slot);
+      }
       lock.notifyAll();
       if (LOG.isDebugEnabled()) {
         LOG.debug("rebuild of subblock {} late ({} ms): streaming it too", slot.g,
@@ -542,6 +559,7 @@ final class SequentialReader implements Closeable {
     s.rebuildStart = 0;
     s.rebuildFailed = false;
     s.skipStream = false;
+    s.raced = false;
     s.filled = 0;
     s.streamStart = 0;
     s.firstBytesAt = 0;
@@ -611,13 +629,17 @@ final class SequentialReader implements Closeable {
     int m = proactive.m();
     int slowOthers = 0;
     long firstBlock = a.stripe * k;
+    boolean down = downBlocks.contains(blockOf(g));
     for (int x = 0; x < k; x++) {
       if (x == a.dataIndex || layout.storedLength(a.stripe, a.substripe, x) == 0) {
         continue;
       }
-      if (rebuiltBlocks.contains(firstBlock + x) || rebuilds.listedStraggler(a.stripe, x)
+      long other = firstBlock + x;
+      if (down ? downBlocks.contains(other) || unrescuable.contains(other)
+          || rebuilds.sameDataNodes(a.stripe, a.dataIndex, x)
+          : rebuiltBlocks.contains(other) || rebuilds.listedStraggler(a.stripe, x)
           || rebuilds.sameDataNodes(a.stripe, a.dataIndex, x)) {
-        slowOthers++; // a rebuild would wait on it
+        slowOthers++; // a rebuild would wait on it (for a down block: could not be done at all)
       }
     }
     return slowOthers < m;
@@ -640,6 +662,13 @@ final class SequentialReader implements Closeable {
         }
         s.rebuilding = false;
         s.rebuildStart = 0;
+        if (s.rebuilt != null) {
+          if (bytes != null) {
+            buffers.release(bytes); // the race read served it first
+          }
+          lock.notifyAll();
+          return;
+        }
         if (bytes == null) {
           s.rebuildFailed = true;
           s.skipStream = false; // parity cannot answer: the streamer reads it after all
@@ -658,6 +687,26 @@ final class SequentialReader implements Closeable {
             rebuilds.streamed(a.stripe, a.dataIndex, s.filled, System.nanoTime() - s.streamStart, true);
           }
         }
+        lock.notifyAll();
+      }
+    });
+  }
+
+  /** Reads slot s's bytes on the pool, racing its late rebuild; the first to come serves. */
+  private void startRace(Slot s) {
+    long g = s.g;
+    long myEpoch = epoch;
+    rebuilds.readRange(s.start, s.len).thenAccept(bytes -> {
+      if (bytes == null) {
+        return;
+      }
+      synchronized (lock) {
+        if (closed || epoch != myEpoch || s.g != g || s.complete()) {
+          buffers.release(bytes);
+          return;
+        }
+        s.rebuilt = bytes; // its own DataNode answered first
+        countSubstripe(false);
         lock.notifyAll();
       }
     });
@@ -761,6 +810,7 @@ final class SequentialReader implements Closeable {
           if (error != null) {
             slot.error = error;
             slot.skipStream = true; // until the caller decides (rebuild or throw)
+            downBlocks.add(blockOf(slot.g)); // its DataNodes failed (the stream gives up at once)
           } else {
             slot.filled += n;
             if (slot.firstBytesAt == 0 && n > 0) {
@@ -982,6 +1032,26 @@ final class SequentialReader implements Closeable {
       decidedBlocks.add(block);
       rebuiltBlocks.add(block);
       return true;
+    }
+  }
+
+  /**
+   * The caller's own read of the block holding {@code pos} failed at once: none of its
+   * DataNodes answered (down, or restarting). The rest of the block is left to parity
+   * where parity can stand in; otherwise it is streamed, through HDFS's retries.
+   */
+  void blockDown(long pos) {
+    long g = pos / subblock;
+    long start = g * subblock;
+    synchronized (lock) {
+      long block = blockOf(g);
+      downBlocks.add(block);
+      decidedBlocks.add(block);
+      if (!closed && proactive.isCached(layout.locate(start).stripe)
+          && rescuable(g, start, (int) Math.min(subblock, fileLength - start))) {
+        rebuiltBlocks.add(block);
+      }
+      lock.notifyAll();
     }
   }
 

@@ -156,6 +156,8 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
     private double millis;
     private long ops;
     private int folded;
+    /** Raised when undelivered samples are dropped: a send of what was taken before then takes nothing off. */
+    private long dropped;
     private boolean queued;
 
     Target(InetSocketAddress address, Configuration conf, int timeout) {
@@ -172,6 +174,7 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
           millis = 0;
           ops = 0;
           folded = 0;
+          dropped++;
         }
         bytes += b;
         millis += ms;
@@ -193,10 +196,12 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
       long b;
       double ms;
       long o;
+      long drops;
       synchronized (this) {
         b = bytes;
         ms = millis;
         o = ops;
+        drops = dropped;
         queued = false;
       }
       try {
@@ -205,9 +210,13 @@ public final class PoCacheDataNodePlugin implements ServicePlugin {
         }
         client.heartbeat(dataNode, b, ms, o);
         synchronized (this) {
-          bytes -= b;
-          millis -= ms;
-          ops -= o;
+          // What was sent is taken off what has gathered since, unless that was dropped while
+          // the send waited on a Manager that was away (taken off then, it would go negative).
+          if (dropped == drops) {
+            bytes -= b;
+            millis -= ms;
+            ops -= o;
+          }
           folded = 0;
         }
         sent.incrementAndGet();

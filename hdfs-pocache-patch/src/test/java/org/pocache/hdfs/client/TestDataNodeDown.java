@@ -1,0 +1,90 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.client;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Map;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.pocache.hdfs.PoCacheMiniCluster;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.testkit.DataPattern;
+
+/**
+ * A DataNode that is down (stopped, as in a rolling restart, while the NameNode still
+ * lists it) holding a block of a cached file with one replica: POCache's reads hand the
+ * block to parity at once. HDFS's own stream would wait and ask again, rounds of
+ * {@code dfs.client.retry.window.base} each; the client here sets that to two minutes, so
+ * a read that waits in those rounds outlasts the test's timeout (the timeout checks that
+ * no such wait happens, it is not a speed target).
+ */
+public class TestDataNodeDown {
+  private static final long BLOCK = 1 << 20;
+  private static final Path SEQUENTIAL = new Path("/down/sequential");
+  private static final Path POSITIONAL = new Path("/down/positional");
+  private static PoCacheMiniCluster cluster;
+  private static FileSystem fs;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    cluster = PoCacheMiniCluster.builder().dataNodes(5)
+        .set(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(256 << 10))
+        .start();
+    cluster.cachedPinnedFile(SEQUENTIAL, BLOCK, 4, 61);
+    cluster.cachedPinnedFile(POSITIONAL, BLOCK, 4, 62);
+    fs = cluster.client("dfs.client.retry.window.base", "120000");
+    cluster.hdfs.cluster().stopDataNode(1); // block 1 of both files: the NameNode still lists it
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test(timeout = 60_000)
+  public void aSequentialReadRebuildsTheBlockOfTheStoppedDataNode() throws Exception {
+    byte[] b = new byte[(int) (4 * BLOCK)];
+    Map<Long, Integer> decoded;
+    try (FSDataInputStream in = fs.open(SEQUENTIAL)) {
+      int off = 0;
+      for (int n; off < b.length && (n = in.read(b, off, Math.min(64 << 10, b.length - off))) > 0; ) {
+        off += n;
+      }
+      assertEquals(b.length, off);
+      assertEquals(-1, in.read());
+      decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
+    }
+    assertEquals(-1, DataPattern.firstMismatch(61, 0, b, 0, b.length));
+    assertTrue("block 1's subblocks rebuilt from parity: " + decoded, decoded.getOrDefault(1L, 0) > 0);
+  }
+
+  @Test(timeout = 60_000)
+  public void aPositionalReadRebuildsThePieceOfTheStoppedDataNode() throws Exception {
+    byte[] b = new byte[(int) (4 * BLOCK)];
+    try (FSDataInputStream in = fs.open(POSITIONAL)) {
+      in.readFully(0, b);
+    }
+    assertEquals(-1, DataPattern.firstMismatch(62, 0, b, 0, b.length));
+  }
+}
