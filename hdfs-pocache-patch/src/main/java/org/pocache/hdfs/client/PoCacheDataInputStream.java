@@ -76,7 +76,7 @@ final class PoCacheDataInputStream extends HdfsDataInputStream {
    */
   @Override
   public ReadStatistics getReadStatistics() {
-    DFSInputStream other = in instanceof PoCacheInputStream ? ((PoCacheInputStream) in).separateDirectStream() : null;
+    DFSInputStream other = directStream();
     if (other == null) {
       return hdfs.getReadStatistics();
     }
@@ -92,9 +92,14 @@ final class PoCacheDataInputStream extends HdfsDataInputStream {
   @Override
   public void clearReadStatistics() {
     hdfs.clearReadStatistics();
-    DFSInputStream other = in instanceof PoCacheInputStream ? ((PoCacheInputStream) in).separateDirectStream() : null;
+    DFSInputStream other = directStream();
     if (other != null) {
       other.clearReadStatistics();
     }
+  }
+
+  /** POCache's direct stream when it is not {@code hdfs}, else null. */
+  private DFSInputStream directStream() {
+    return in instanceof PoCacheInputStream ? ((PoCacheInputStream) in).separateDirectStream() : null;
   }
 }

@@ -673,22 +673,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       degraded = new DegradedReader(ctx, deadlineFactor);
       List<LocatedBlock> blocks = in.getAllBlocks();
       String src = path;
-      SequentialReader.Opener opener = () -> {
-        DFSInputStream own = getClient().open(src, getConf().getInt("io.file.buffer.size", 4096), true);
-        if (!SequentialReader.sameBlocks(blocks, own.getAllBlocks())) {
-          own.close();
-          throw new IOException(src + " changed since it was opened");
-        }
-        return own;
-      };
-      failFastOpener = () -> {
-        DFSInputStream own = failFast().open(src, getConf().getInt("io.file.buffer.size", 4096));
-        if (!SequentialReader.sameBlocks(blocks, own.getAllBlocks())) {
-          own.close();
-          throw new IOException(src + " changed since it was opened");
-        }
-        return own;
-      };
+      int bufferSize = getConf().getInt("io.file.buffer.size", 4096);
+      SequentialReader.Opener opener = checkedOpener(() -> getClient().open(src, bufferSize, true), src, blocks);
+      failFastOpener = checkedOpener(() -> failFast().open(src, bufferSize), src, blocks);
       Statistics stats = statistics;
       // The read-ahead streams fail at once where no DataNode of a block answers: the
       // SequentialReader then rebuilds from parity, or falls back to HDFS's stream, which waits.
@@ -711,6 +698,19 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     proactiveOpens.incrementAndGet();
     return new PoCacheDataInputStream(in, new PoCacheInputStream(in, reader, degraded, sequential, prefetch,
         uncounted, statistics, outcome, o -> report(d, o), warnings, failFastOpener));
+  }
+
+  /** Streams from {@code open} that must read the blocks the file had when it was opened, or fail. */
+  private static SequentialReader.Opener checkedOpener(SequentialReader.Opener open, String src,
+      List<LocatedBlock> blocks) {
+    return () -> {
+      DFSInputStream own = open.open();
+      if (!SequentialReader.sameBlocks(blocks, own.getAllBlocks())) {
+        own.close();
+        throw new IOException(src + " changed since it was opened");
+      }
+      return own;
+    };
   }
 
   /** The file system's fail-fast client (its first use makes it). */

@@ -707,6 +707,16 @@ final class SequentialReader implements Closeable {
         }
         s.rebuilt = bytes; // its own DataNode answered first
         countSubstripe(false);
+        long block = blockOf(g);
+        if (s.rebuilding && rebuiltBlocks.remove(block)) {
+          // As when the stream beats a rebuild: its DataNode serves, the rebuild waited on
+          // another. The rest of its block is streamed, racing the rebuilds under way.
+          for (Slot o : slots) {
+            if (blockOf(o.g) == block && o.rebuilding && o.error == null) {
+              o.skipStream = false;
+            }
+          }
+        }
         lock.notifyAll();
       }
     });
