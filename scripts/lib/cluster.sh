@@ -508,6 +508,7 @@ cl_port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
 cl_up() {
   local n=5 rate=none pocache=on maxmem=1536 extra=() codek=4 ha=off line=3.1
+  CL_FED=off # the last cluster's layout does not carry over: only --federation makes one
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --set)

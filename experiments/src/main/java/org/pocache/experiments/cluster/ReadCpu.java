@@ -252,7 +252,7 @@ public final class ReadCpu {
     rows.add(row(dir, "write", files * perFile, cpu, wall));
   }
 
-  private static final String[] COUNTERS = {"read_substripes", "decoded_substripes", "skipped_pieces",
+  private static final String[] COUNTERS = {"read_substripes", "decoded_substripes", "parity_gets", "skipped_pieces",
       "positional_reads", "fallbacks", "reader_fills"};
 
   /** POCache's read counters (measured rounds only), or null for stock HDFS. */
@@ -261,8 +261,8 @@ public final class ReadCpu {
       return null;
     }
     org.pocache.hdfs.client.PoCacheFileSystem p = (org.pocache.hdfs.client.PoCacheFileSystem) fs;
-    return new long[] {p.readSubstripes(), p.decodedSubstripes(), p.skippedPieces(), p.positionalReads(),
-        p.fallbacks(), p.readerFills()};
+    return new long[] {p.readSubstripes(), p.decodedSubstripes(), p.parityGets(), p.skippedPieces(),
+        p.positionalReads(), p.fallbacks(), p.readerFills()};
   }
 
   private static long cpuNanos() {

@@ -158,6 +158,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong rangeFallbacks = new AtomicLong();
   private final AtomicLong readSubstripes = new AtomicLong();
   private final AtomicLong decodedSubstripes = new AtomicLong();
+  private final AtomicLong parityGets = new AtomicLong();
   /** Commits, notices and reports started and not yet done (see {@link #finishLater}). */
   private final AtomicInteger pendingWork = new AtomicInteger();
   private long readFillMaxBytes;
@@ -369,6 +370,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Of those, the ones rebuilt from parity because a data piece was late or left to parity. */
   public long decodedSubstripes() {
     return decodedSubstripes.get();
+  }
+
+  /**
+   * Of the proactive fetches (one per run of substripes read together), the ones that
+   * asked Redis for their parity: all of them while a DataNode is suspect, else only
+   * those in which a piece lagged behind its peers.
+   */
+  public long parityGets() {
+    return parityGets.get();
   }
 
   /** Writes whose caching was abandoned (Redis failing or too slow, commit refused). */
@@ -830,7 +840,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       Set<String> seen = new HashSet<>(list.byClientReads);
       seen.retainAll(list.dataNodes);
       seenSlowByClients = seen;
-      stragglerList = new HashSet<>(list.dataNodes);
+      Set<String> now = new HashSet<>(list.dataNodes);
+      if (LOG.isDebugEnabled() && !now.equals(stragglerList)) {
+        LOG.debug("The Manager lists {} as stragglers (by clients' reads: {})", now, seen);
+      }
+      stragglerList = now;
     } catch (IOException | RuntimeException | LinkageError e) {
       stragglerList = Collections.emptySet(); // no Manager: no known stragglers, deadlines still apply
       seenSlowByClients = Collections.emptySet();
@@ -941,6 +955,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     readSubstripes.addAndGet(c.substripes);
     decodedSubstripes.addAndGet(c.decoded);
+    parityGets.addAndGet(c.parityFetches);
     ReadReport.Outcome outcome = c.parityCorrupt ? ReadReport.Outcome.PARITY_CORRUPT
         : c.parityMissing ? ReadReport.Outcome.PARITY_MISSING
         : c.cacheError ? ReadReport.Outcome.CACHE_ERROR

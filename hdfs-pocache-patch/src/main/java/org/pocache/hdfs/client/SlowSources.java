@@ -110,11 +110,12 @@ final class SlowSources {
   }
 
   /**
-   * Whether any DataNode is slow now (listed, or with a history of late reads): if
-   * not, pieces need not be located at all.
+   * Whether any DataNode is slow now (listed, less those this client overruled by reading
+   * them on time beside their peers; with a history of late reads; or backlogged): if
+   * not, pieces need not be located at all, and reads take their fast paths.
    */
   boolean judging() {
-    return !histories.isEmpty() || backlog.get() > 0 || !stragglers.get().isEmpty();
+    return !histories.isEmpty() || backlog.get() > 0 || !listed().isEmpty();
   }
 
   /**
