@@ -23,6 +23,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -54,14 +60,30 @@ public class ITHadoopLines {
   private static RedisServerFixture redis;
   private static File logConfig;
 
+  /** Each line's check in a child JVM, two at a time (each its own MiniDFSCluster and Redis prefix). */
+  private static ExecutorService checks;
+  private static final Map<String, Future<?>> RUNS = new ConcurrentHashMap<>();
+
   @BeforeClass
   public static void start() throws Exception {
     redis = RedisServerFixture.builder().start();
     logConfig = ChildJvms.log4jConfig("hadoop-lines-log4j.properties");
+    checks = Executors.newFixedThreadPool(2);
+    RUNS.put("3.1.4", checks.submit(() -> check("3.1.4", ITDropInJarRuns.hadoopOnlyClasspath(), JAR31, null)));
+    RUNS.put("3.3.6", checks.submit(() -> check("3.3.6", lib("hadoop-3.3-cluster"), JAR33,
+        libDir("hadoop-3.3-shaded"))));
+    RUNS.put("3.4.1", checks.submit(() -> check("3.4.1", lib("hadoop-3.4-cluster"), JAR33,
+        libDir("hadoop-3.4-shaded"))));
+    RUNS.put("3.5.0", checks.submit(() -> check("3.5.0", lib("hadoop-3.5-cluster"), JAR33,
+        libDir("hadoop-3.5-shaded"))));
   }
 
   @AfterClass
   public static void stop() throws Exception {
+    if (checks != null) {
+      checks.shutdownNow();
+      checks.awaitTermination(60, TimeUnit.SECONDS);
+    }
     if (redis != null) {
       redis.close();
     }
@@ -69,22 +91,38 @@ public class ITHadoopLines {
 
   @Test
   public void hadoop31() throws Exception {
-    check("3.1.4", ITDropInJarRuns.hadoopOnlyClasspath(), JAR31, null);
+    outcome("3.1.4");
   }
 
   @Test
   public void hadoop33() throws Exception {
-    check("3.3.6", lib("hadoop-3.3-cluster"), JAR33, libDir("hadoop-3.3-shaded"));
+    outcome("3.3.6");
   }
 
   @Test
   public void hadoop34() throws Exception {
-    check("3.4.1", lib("hadoop-3.4-cluster"), JAR33, libDir("hadoop-3.4-shaded"));
+    outcome("3.4.1");
   }
 
   @Test
   public void hadoop35() throws Exception {
-    check("3.5.0", lib("hadoop-3.5-cluster"), JAR33, libDir("hadoop-3.5-shaded"));
+    outcome("3.5.0");
+  }
+
+  /** Waits for a line's check and fails as it failed. */
+  private static void outcome(String version) throws Exception {
+    try {
+      RUNS.get(version).get(600, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof Exception) {
+        throw (Exception) c;
+      }
+      if (c instanceof Error) {
+        throw (Error) c;
+      }
+      throw e;
+    }
   }
 
   private static String lib(String module) {
@@ -98,7 +136,7 @@ public class ITHadoopLines {
   }
 
   /** @param shaded the line's shaded client (its jars), to read through POCache as well; null: none */
-  private static void check(String version, String hadoopClasspath, File jar, File shaded) throws Exception {
+  private static Void check(String version, String hadoopClasspath, File jar, File shaded) throws Exception {
     assertTrue("no drop-in jar at " + jar, jar.isFile());
     File work = new File(System.getProperty("java.io.tmpdir"), "line-" + version);
     String testClasses = ChildJvms.where(LineCheck.class) + File.pathSeparator
@@ -108,6 +146,7 @@ public class ITHadoopLines {
         "-cp", hadoopClasspath + File.pathSeparator + jar.getAbsolutePath() + File.pathSeparator + testClasses,
         "-Dlog4j.configuration=file:" + logConfig.getAbsolutePath(),
         "-Dtest.build.data=" + work.getAbsolutePath(), "-Dhadoop.tmp.dir=" + work.getAbsolutePath(),
+        "-Dpocache.linecheck.key.prefix=line-" + version + ":",
         LineCheck.class.getName(), redis.host() + ":" + redis.port(), work.getAbsolutePath()));
     if (shaded != null) {
       cmd.add(shaded.getAbsolutePath());
@@ -132,6 +171,7 @@ public class ITHadoopLines {
     }
     System.out.println("Hadoop " + version + ", " + jar.getName() + ": " + ok.group()
         + (straggler.find() ? "; " + straggler.group() : "") + (shaded != null ? "; " + shadedRead.group() : ""));
+    return null;
   }
 
 

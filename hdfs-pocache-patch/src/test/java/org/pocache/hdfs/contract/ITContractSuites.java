@@ -19,6 +19,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -116,10 +117,17 @@ public class ITContractSuites {
         new File(options, "contract/hdfs.xml").isFile());
     String base = hadoopClasspath + File.pathSeparator + jar.getAbsolutePath() + File.pathSeparator
         + ChildJvms.where(ContractRunner.class) + File.pathSeparator + options.getAbsolutePath();
-    String stock = run(version + " stock", stockConf.getAbsolutePath() + File.pathSeparator + base,
-        new File(work, "stock"));
-    String pocache = run(version + " POCache", conf.getAbsolutePath() + File.pathSeparator + base,
-        new File(work, "pocache"));
+    // The two runs share nothing (each its own MiniDFSCluster, ports and directories): at once.
+    Process stockRun = start(stockConf.getAbsolutePath() + File.pathSeparator + base, new File(work, "stock"));
+    Process pocacheRun;
+    try {
+      pocacheRun = start(conf.getAbsolutePath() + File.pathSeparator + base, new File(work, "pocache"));
+    } catch (IOException | RuntimeException | Error e) {
+      stockRun.destroyForcibly();
+      throw e;
+    }
+    String stock = finish(version + " stock", stockRun, new File(work, "stock"));
+    String pocache = finish(version + " POCache", pocacheRun, new File(work, "pocache"));
 
     assertTrue("stock run used " + fsOf(stock), fsOf(stock).equals("org.apache.hadoop.hdfs.DistributedFileSystem"));
     assertEquals("POCache run's FileSystem", "org.pocache.hdfs.client.PoCacheFileSystem", fsOf(pocache));
@@ -145,7 +153,8 @@ public class ITContractSuites {
         summary(pocache));
   }
 
-  private static String run(String what, String classpath, File dir) throws Exception {
+  /** Starts the contract suites in a child JVM; its output goes to {@code dir}/output.txt. */
+  private static Process start(String classpath, File dir) throws IOException {
     assertTrue(dir.mkdirs());
     List<String> cmd = new ArrayList<>(Arrays.asList(
         new File(System.getProperty("java.home"), "bin/java").getPath(), "-Xmx1g",
@@ -154,11 +163,17 @@ public class ITContractSuites {
         "-Dtest.build.data=" + dir.getAbsolutePath(), "-Dhadoop.tmp.dir=" + dir.getAbsolutePath(),
         "-Djava.io.tmpdir=" + dir.getAbsolutePath(),
         ContractRunner.class.getName()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    byte[] out = ChildJvms.readAll(p.getInputStream());
-    assertTrue(what + ": the contract suites did not finish", p.waitFor(600, TimeUnit.SECONDS));
-    String text = new String(out, StandardCharsets.UTF_8);
-    Files.write(new File(dir, "output.txt").toPath(), out);
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(new File(dir, "output.txt")).start();
+  }
+
+  /** Waits for a child JVM {@link #start}ed in {@code dir} and returns its output. */
+  private static String finish(String what, Process p, File dir) throws Exception {
+    boolean ended = p.waitFor(600, TimeUnit.SECONDS);
+    if (!ended) {
+      p.destroyForcibly();
+    }
+    String text = new String(Files.readAllBytes(new File(dir, "output.txt").toPath()), StandardCharsets.UTF_8);
+    assertTrue(what + ": the contract suites did not finish:\n" + tail(text), ended);
     assertTrue(what + ": no summary (exit " + p.exitValue() + "):\n" + tail(text), text.contains("CONTRACT SUMMARY"));
     return text;
   }

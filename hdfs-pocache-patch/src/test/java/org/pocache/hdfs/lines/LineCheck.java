@@ -77,6 +77,8 @@ public final class LineCheck {
     conf.set("dfs.datanode.plugins", "org.pocache.hdfs.datanode.PoCacheDataNodePlugin");
     conf.set("dfs.pocache.manager.address", "127.0.0.1:" + managerPort);
     conf.set("dfs.pocache.redis.hosts", args[0]);
+    // Checks of several lines may share one redis-server at once: each keeps to its own keys.
+    conf.set("dfs.pocache.redis.key.prefix", System.getProperty("pocache.linecheck.key.prefix", "pocache:"));
     conf.set("dfs.pocache.subblock.bytes", Integer.toString(256 << 10));
     conf.set("dfs.pocache.manager.tick.ms", "100");
     conf.set("dfs.pocache.datanode.heartbeat.interval.ms", "1000");
@@ -211,7 +213,8 @@ public final class LineCheck {
         "fs.hdfs.impl", PoCacheFileSystem.class.getName());
     ChildJvms.siteFile(new File(conf, "hdfs-site.xml"), "dfs.pocache.enabled", "true",
         "dfs.pocache.manager.address", client.get("dfs.pocache.manager.address"),
-        "dfs.pocache.redis.hosts", client.get("dfs.pocache.redis.hosts"));
+        "dfs.pocache.redis.hosts", client.get("dfs.pocache.redis.hosts"),
+        "dfs.pocache.redis.key.prefix", client.get("dfs.pocache.redis.key.prefix"));
     File err = new File(work, "shaded-client.err");
     Process cat = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
         "-cp", conf.getAbsolutePath() + File.pathSeparator + lib.getAbsolutePath() + File.separator + "*"
