@@ -462,6 +462,10 @@ def read_cpu(out, dn, factor, rate, *runs):
                "ratio": statistics.median(p) / statistics.median(s), "ratio_per_run": stats(paired),
                "stock_wall_ms": stats(sw), "pocache_wall_ms": stats(pw),
                "wall_ratio": statistics.median(pw) / statistics.median(sw)}
+        counters = [cell["pocache"][k].get("pocache_counters") for k in sorted(cell["pocache"])]
+        if all(counters):
+            # POCache's read counters over each run's measured rounds (parity GETs, rebuilds, ...).
+            row["pocache_counters_per_run"] = {c: [r.get(c) for r in counters] for c in counters[0]}
         rows.append(row)
         print("%-9s %-6s %-10s %7.3f (%5.3f-%5.3f) %7.3f (%5.3f-%5.3f) %7.3f %7.3f" % (
             phase, files, pattern, statistics.median(s), min(s), max(s), statistics.median(p), min(p), max(p),
