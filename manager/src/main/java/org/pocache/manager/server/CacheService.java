@@ -98,6 +98,14 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
   private volatile BooleanSupplier active = () -> true;
   /** Whether the NameNode was active at the last tick; null before the first (housekeeping thread). */
   private Boolean activeAtLastTick;
+  /**
+   * Set when this Manager's NameNode was seen standby; cleared by the first housekeeping
+   * tick that finds it active and has rebuilt the index from Redis. Meanwhile calls are
+   * answered as a standby's are, at once: the NameNode's own transition holds its
+   * namesystem lock, and a call that waited on it would run past the client's timeout
+   * and open the client's breaker for {@code dfs.pocache.manager.breaker.open.ms}.
+   */
+  private volatile boolean catchingUp;
 
   /**
    * Reads and validates the configuration; does not touch Redis or HDFS yet
@@ -160,6 +168,10 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
     if (!isActive()) {
       throw new org.apache.hadoop.ipc.StandbyException("the POCache Manager of a standby NameNode serves nothing;"
           + " the active NameNode's Manager does");
+    }
+    if (catchingUp) {
+      throw new org.apache.hadoop.ipc.StandbyException("the POCache Manager of a NameNode becoming active serves"
+          + " once it has rebuilt its index from Redis");
     }
   }
 
@@ -567,6 +579,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
         return;
       }
       redis.check();
+      catchingUp = false; // the index is rebuilt (or Redis is down, which is answered as without HA)
       auth.refreshDataNodes();
       if (secrets.reloadIfChanged()) {
         int dropped = state.dropUnopenable();
@@ -656,6 +669,7 @@ public final class CacheService implements PoCacheManagerProtocol, AutoCloseable
       }
       return true;
     }
+    catchingUp = true;
     if (!Boolean.FALSE.equals(was)) {
       redis.standby();
       reaper.forgetPending();
