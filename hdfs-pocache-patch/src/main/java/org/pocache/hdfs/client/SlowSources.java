@@ -115,7 +115,17 @@ final class SlowSources {
    * not, pieces need not be located at all, and reads take their fast paths.
    */
   boolean judging() {
-    return !histories.isEmpty() || backlog.get() > 0 || !listed().isEmpty();
+    return !histories.isEmpty() || backlog.get() > 0 || anyListed();
+  }
+
+  /** Whether {@link #listed} is not empty, without making its copy (asked on every read). */
+  private boolean anyListed() {
+    for (String dn : stragglers.get()) {
+      if (!overruled.contains(dn)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

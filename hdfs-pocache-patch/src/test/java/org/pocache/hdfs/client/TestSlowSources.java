@@ -243,7 +243,6 @@ public class TestSlowSources {
     assertFalse("a DataNode this client overruled does not make its reads judge", s.judging());
   }
 
-
   @Test
   public void aDataNodeSkippedOnlyForTheListIsReadOnceTheManagerDropsIt() {
     Set<String> listed = new HashSet<>(Arrays.asList("dn-b:9866"));
