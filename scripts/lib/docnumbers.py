@@ -492,7 +492,43 @@ def gen_federation(root, name):
     return lines
 
 
-GENERATORS = {"federation": gen_federation, "rolling": gen_rolling, "ha": gen_ha, "read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
+def gen_alternatives(root, name):
+    """experiment alternatives: per layout, job and straggler, each mode's median job time
+    (min-max) and its ratio to stock's; then storage per layout and the issue's goals."""
+    d = load(root, name)
+    modes = [m for m in ("stock", "slownode", "speculation", "pocache", "pocache-spec")
+             if any(e["mode"] == m for e in d["summary"])]
+    lines = ["| layout | job | straggler | " + " | ".join(modes) + " |", "|" + "---|" * (3 + len(modes))]
+    keys = []
+    for e in d["summary"]:
+        if (e["layout"], e["job"], e["straggler"]) not in keys:
+            keys.append((e["layout"], e["job"], e["straggler"]))
+    for k in keys:
+        cells = [k[0], k[1], {"none": "none", "net": "network 1/%g" % d["factor"],
+                              "cpu": "CPU 1/%g" % d.get("cpu_factor", 10)}.get(k[2], k[2])]
+        for m in modes:
+            e = [x for x in d["summary"] if (x["layout"], x["job"], x["straggler"], x["mode"]) == k + (m,)]
+            if not e:
+                cells.append("-")
+            elif m == "stock":
+                cells.append(spread(e[0]["ms"]))
+            else:
+                cells.append("%s, **%.2f**" % (spread(e[0]["ms"]), e[0]["vs_stock"]))
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    st = d["storage"]
+    lines.append("Bytes stored per byte of input: " + "; ".join(
+        "%s %.2f (with POCache's parity %.2f)" % (l, st[l]["stock_per_user"], st[l]["pocache_per_user"])
+        for l in ("rep1", "rep3", "rs-6-3", "rs-3-2") if l in st) + ".")
+    met = [g for g in d["goals"] if g["met"] is not None]
+    lines.append("Outputs identical across modes: %s. Goals met: %d of %d%s." % (
+        "yes" if d["outputs_identical"] else "NO", sum(1 for g in met if g["met"]), len(met),
+        "; %d not applicable (the straggler cost stock less than 1.5x)" % sum(1 for g in d["goals"] if "not_applicable" in g)
+        if any("not_applicable" in g for g in d["goals"]) else ""))
+    return lines
+
+
+GENERATORS = {"alternatives": gen_alternatives, "federation": gen_federation, "rolling": gen_rolling, "ha": gen_ha, "read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
               "demo-goals": gen_demo_goals, "job-ratios": gen_job_ratios}
 
 

@@ -64,6 +64,9 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       POCache; whether each nameservice's Manager cached its own and counted the read as a
       hit, the bytes read, and the Redis keys under each one's prefix; JSON in
       docs/results/cluster/federation.json
+USAGE
+  alt_usage
+  cat <<'USAGE'
   stragglers [--seconds S] [--runs N] [--straggler i|auto] [--factor F] [--json F]
       the Manager's straggler list sampled every 2 s under a steady read load: S s
       (default 120) without a straggler, S s with DataNode i at 1/F, S s after it
@@ -1108,6 +1111,7 @@ cmd_experiment() {
     ha) ex_ha "$@" ;;
     rolling-restart) stale && build; ex_rolling "$@" ;;
     federation) ex_federation "$@" ;;
+    alternatives) stale && build; ex_alternatives "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
     exp1|exp2|exp5|exp14|exp16)

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""`pocache experiment alternatives`: the straggler pick and the JSON summary.
+
+  alternatives.py pick K < fsck-output
+      the DataNode (1-based, from its address 10.77.<i>.2) holding the most data bytes of
+      the files fsck -files -blocks -locations listed: every replica of a replicated block,
+      the data units (index < K) of a striped block group (K = 0: replicated)
+  alternatives.py summarize ROWS STORAGE OUT WORK key=value...
+      ROWS: "layout job state mode run ms digest throughput straggler" per job run;
+      STORAGE: "layout user_bytes hdfs_bytes parity_bytes" per layout; WORK: the job logs
+      (<log>.reads: tasks' time in read calls, <log>.jhist: the job's history)
+"""
+import json
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summarize import job_history, read_times, stats  # noqa: E402
+
+STOCK_MODES = ("stock", "slownode", "speculation")
+MODES = ("stock", "slownode", "speculation", "pocache", "pocache-spec")
+LAYOUTS = ("rep1", "rep3", "rs-6-3", "rs-3-2")
+
+
+def pick(k):
+    k = int(k)
+    held = {}
+    block = re.compile(r"(blk_-?\d+)(?:_\d+)?:DatanodeInfoWithStorage\[10\.77\.(\d+)\.2:")
+    length = re.compile(r"^\d+\. \S+ len=(\d+)")
+    for line in sys.stdin:
+        m = length.match(line)
+        if not m:
+            continue
+        n = int(m.group(1))
+        found = block.findall(line)
+        if k > 0:
+            # A striped group's internal block id is the group's id plus its index (low 4 bits);
+            # each data unit holds about n / k of the group's bytes.
+            for blk, dn in found:
+                if (int(blk[4:]) & 0xF) < k:
+                    held[int(dn)] = held.get(int(dn), 0) + n / k
+        else:
+            for _, dn in found:
+                held[int(dn)] = held.get(int(dn), 0) + n
+    if held:
+        print(max(sorted(held), key=lambda d: held[d]))
+
+
+def summarize(rows_file, storage_file, out, work, *meta):
+    info = dict(kv.split("=", 1) for kv in meta)
+    runs = []
+    for line in open(rows_file):
+        f = line.split()
+        if len(f) < 9:
+            continue
+        log = os.path.join(work, "%s-%s-%s-%s-%s.log" % (f[0], f[1], f[2], f[3], f[4]))
+        reads = read_times(log + ".reads")
+        hist = job_history(log + ".jhist")
+        runs.append({"layout": f[0], "job": f[1], "straggler": f[2], "mode": f[3], "run": int(f[4]),
+                     "ms": int(f[5]), "output": f[6], "dfsio_mb_s": None if f[7] == "-" else float(f[7]),
+                     "straggler_datanode": int(f[8]),
+                     "read_ms_per_task": statistics.median(reads) if reads else None,
+                     "map_cpu_ms": hist["map"]["cpu_ms"] if hist and "map" in hist else None})
+    storage = {}
+    for line in open(storage_file):
+        f = line.split()
+        if len(f) == 4 and int(f[1]) > 0:
+            user, hdfs, parity = int(f[1]), int(f[2]), int(f[3])
+            storage[f[0]] = {"user_bytes": user, "hdfs_bytes": hdfs, "parity_bytes": parity,
+                             "stock_per_user": hdfs / user, "pocache_per_user": (hdfs + parity) / user}
+    cells = {}
+    for r in runs:
+        cells.setdefault((r["layout"], r["job"], r["straggler"], r["mode"]), []).append(r)
+    summary = []
+    for (layout, job, state, mode), rs in sorted(cells.items(), key=lambda kv: (
+            LAYOUTS.index(kv[0][0]), kv[0][1], kv[0][2] != "none", kv[0][2], MODES.index(kv[0][3]))):
+        e = {"layout": layout, "job": job, "straggler": state, "mode": mode, "ms": stats([r["ms"] for r in rs])}
+        xs = [r["read_ms_per_task"] for r in rs if r["read_ms_per_task"] is not None]
+        if xs:
+            e["read_ms_per_task"] = statistics.median(xs)
+        xs = [r["dfsio_mb_s"] for r in rs if r["dfsio_mb_s"] is not None]
+        if xs:
+            e["dfsio_mb_s"] = statistics.median(xs)
+        summary.append(e)
+
+    def median(layout, job, state, mode):
+        e = [x for x in summary if (x["layout"], x["job"], x["straggler"], x["mode"]) == (layout, job, state, mode)]
+        return e[0]["ms"]["median"] if e else None
+
+    def best_stock(layout, job, state):
+        xs = [(median(layout, job, state, m), m) for m in STOCK_MODES]
+        xs = [x for x in xs if x[0] is not None]
+        return min(xs) if xs else (None, None)
+
+    for e in summary:
+        stock = median(e["layout"], e["job"], e["straggler"], "stock")
+        if stock:
+            e["vs_stock"] = e["ms"]["median"] / stock
+        best, which = best_stock(e["layout"], e["job"], e["straggler"])
+        if best:
+            e["vs_best_stock"] = e["ms"]["median"] / best
+            e["best_stock_mode"] = which
+        calm = median(e["layout"], e["job"], "none", e["mode"])
+        if calm and e["straggler"] != "none":
+            e["vs_own_no_straggler"] = e["ms"]["median"] / calm
+        if e["layout"] in storage:
+            s = storage[e["layout"]]
+            e["storage_per_user_byte"] = s["pocache_per_user" if e["mode"].startswith("pocache") else "stock_per_user"]
+
+    goals = []
+    jobs = sorted({r["job"] for r in runs})
+    states = sorted({r["straggler"] for r in runs if r["straggler"] != "none"})
+
+    def goal(what, value, limit, applies=True, why=None):
+        g = {"goal": what, "value": value, "limit": limit,
+             "met": None if value is None or not applies else value <= limit}
+        if not applies:
+            g["not_applicable"] = why
+        goals.append(g)
+
+    for job in jobs:
+        for state in states:
+            for layout, limit in (("rs-6-3", 0.6), ("rep1", 0.8)):
+                best, which = best_stock(layout, job, state)
+                p = median(layout, job, state, "pocache")
+                stock_slow = (median(layout, job, state, "stock") or 0) / (median(layout, job, "none", "stock") or 1e18)
+                goal("%s, %s straggler, %s: POCache / best stock mode (%s)" % (job, state, layout, which),
+                     p / best if p and best else None, limit, stock_slow >= 1.5,
+                     "the straggler cost stock %.2fx here, less than 1.5x" % stock_slow)
+            best, which = best_stock("rep3", job, state)
+            p = median("rep1", job, state, "pocache")
+            goal("%s, %s straggler: POCache on rep1 / best stock mode on rep3 (%s)" % (job, state, which),
+                 p / best if p and best else None, 1.1)
+        for layout in LAYOUTS:
+            best, which = best_stock(layout, job, "none")
+            p = median(layout, job, "none", "pocache")
+            if p and best:
+                goal("%s, no straggler, %s: POCache / best stock mode (%s)" % (job, layout, which), p / best, 1.02)
+        for layout in LAYOUTS:
+            for state in ["none"] + states:
+                a, b = median(layout, job, state, "pocache-spec"), median(layout, job, state, "speculation")
+                if a and b:
+                    goal("%s, %s, %s straggler: POCache + speculation / speculation" % (job, layout, state), a / b, 1.0)
+
+    outputs = {}
+    for r in runs:
+        if r["output"] != "-":
+            outputs.setdefault((r["job"], r["layout"] if r["job"] in ("sort", "terasort") else ""), set()).add(r["output"])
+    result = {"command": "scripts/pocache experiment alternatives", "hadoop": info.get("hadoop"),
+              "rate": info.get("rate"), "factor": float(info.get("factor", 10)),
+              "cpu_factor": float(info.get("cpu_factor", 10)), "input_mib": int(info.get("input_mib", 0)),
+              "block_mib": int(info.get("block_mib", 0)), "dfsio_files": int(info.get("dfsio_files", 0)),
+              "repeats": int(info.get("repeats", 0)), "datanodes": int(info.get("datanodes", 0)),
+              "outputs_identical": all(len(v) == 1 and not next(iter(v)).startswith("short-files")
+                                       for v in outputs.values()),
+              "storage": storage, "summary": summary, "goals": goals, "runs": runs}
+    with open(out, "w") as fh:
+        json.dump(result, fh, indent=1)
+    for line in table(result):
+        print(line)
+    met = [g for g in goals if g["met"] is not None]
+    print("alternatives: outputs identical: %s; goals met: %d of %d (%d not applicable); JSON in %s" % (
+        result["outputs_identical"], sum(1 for g in met if g["met"]), len(met),
+        sum(1 for g in goals if "not_applicable" in g), out))
+
+
+def table(d):
+    """One row per layout, job and straggler; per mode the median job time and its ratio to stock."""
+    modes = [m for m in MODES if any(e["mode"] == m for e in d["summary"])]
+    head = "| layout | job | straggler | " + " | ".join(modes) + " |"
+    lines = [head, "|" + "---|" * (3 + len(modes))]
+    keys = []
+    for e in d["summary"]:
+        k = (e["layout"], e["job"], e["straggler"])
+        if k not in keys:
+            keys.append(k)
+    for k in keys:
+        cells = list(k)
+        for m in modes:
+            e = [x for x in d["summary"] if (x["layout"], x["job"], x["straggler"], x["mode"]) == k + (m,)]
+            if not e:
+                cells.append("-")
+            elif m == "stock" or "vs_stock" not in e[0]:
+                cells.append("%.1f s" % (e[0]["ms"]["median"] / 1000))
+            else:
+                cells.append("%.1f s (%.2f)" % (e[0]["ms"]["median"] / 1000, e[0]["vs_stock"]))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+if __name__ == "__main__":
+    {"pick": pick, "summarize": summarize}[sys.argv[1]](*sys.argv[2:])
