@@ -102,6 +102,10 @@ def summarize(rows_file, storage_file, out, work, *meta):
         if best:
             e["vs_best_stock"] = e["ms"]["median"] / best
             e["best_stock_mode"] = which
+        if e["layout"] == "rep1":
+            best3, which3 = best_stock("rep3", e["job"], e["straggler"])
+            if best3:
+                e["vs_best_stock_on_rep3"] = e["ms"]["median"] / best3
         calm = median(e["layout"], e["job"], "none", e["mode"])
         if calm and e["straggler"] != "none":
             e["vs_own_no_straggler"] = e["ms"]["median"] / calm
@@ -153,6 +157,9 @@ def summarize(rows_file, storage_file, out, work, *meta):
               "cpu_factor": float(info.get("cpu_factor", 10)), "input_mib": int(info.get("input_mib", 0)),
               "block_mib": int(info.get("block_mib", 0)), "dfsio_files": int(info.get("dfsio_files", 0)),
               "repeats": int(info.get("repeats", 0)), "datanodes": int(info.get("datanodes", 0)),
+              # An unshaped DataNode counts as 800 MiB/s (cluster.sh CL_UNSHAPED_MIBS).
+              "straggler_mib_s": (800.0 if info.get("rate", "none") == "none" else float(info["rate"]))
+              / float(info.get("factor", 10)),
               "outputs_identical": all(len(v) == 1 and not next(iter(v)).startswith("short-files")
                                        for v in outputs.values()),
               "storage": storage, "summary": summary, "goals": goals, "runs": runs}

@@ -298,6 +298,7 @@ ex_alternatives() {
       || die "experiment alternatives: $x needs at least $(alt_width "$x") DataNodes, got --datanodes $datanodes"
   done
   [[ -z "${plot}" ]] && plot="${json%.json}.png"
+  stale && build
   cl_use_hadoop "$line"
   local work="$CLUSTER_DIR/results/alternatives" rows="$CLUSTER_DIR/results/alternatives.rows"
   mkdir -p "$work" "$(dirname "$json")"
@@ -372,7 +373,6 @@ PY
   python3 "$POCACHE_HOME/scripts/lib/alternatives.py" summarize "$rows" "$work/storage" "$json" "$work" \
     "hadoop=$HADOOP_VERSION" "rate=$rate" "factor=$factor" "cpu_factor=$cpu_factor" "input_mib=$input" \
     "block_mib=$block" "dfsio_files=$files" "repeats=$repeats" "datanodes=$(cl_get datanodes)"
-  stale && build
   "$JAVA" -cp "$POCACHE_HOME/experiments/target/classes:$(cat "$POCACHE_HOME/experiments/target/classpath.txt")" \
     org.pocache.experiments.cluster.AlternativesChart "$plot" "$json"
   say "experiment alternatives: JSON in $json, chart in $plot"

@@ -1111,7 +1111,7 @@ cmd_experiment() {
     ha) ex_ha "$@" ;;
     rolling-restart) stale && build; ex_rolling "$@" ;;
     federation) ex_federation "$@" ;;
-    alternatives) stale && build; ex_alternatives "$@" ;;
+    alternatives) ex_alternatives "$@" ;;
     stragglers) stale && build; ex_stragglers "$@" ;;
     plot) ex_plot "$@" ;;
     exp1|exp2|exp5|exp14|exp16)

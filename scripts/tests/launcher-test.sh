@@ -66,6 +66,13 @@ expect 1 "dfs.pocache.enabled is false" "$POCACHE" manager -D dfs.pocache.enable
 expect 2 "ps must be a probability in [0, 1], got 2.0" "$POCACHE" model --ps 2 --trials 0
 expect 0 "parity-only" "$POCACHE" model --trials 1000
 expect 2 "unknown experiment 'exp99'" "$POCACHE" simulate --experiment exp99
+# experiment alternatives checks its options before it touches a cluster.
+expect 1 "unknown layout 'rep2'" "$POCACHE" experiment alternatives --layouts rep1,rep2
+expect 1 "unknown mode 'hedged'" "$POCACHE" experiment alternatives --modes stock,hedged
+expect 1 "unknown job 'grep'" "$POCACHE" experiment alternatives --jobs grep
+expect 1 "--repeats must be a positive integer, got '0'" "$POCACHE" experiment alternatives --repeats 0
+expect 1 "rs-6-3 needs at least 9 DataNodes, got --datanodes 5" "$POCACHE" experiment alternatives --datanodes 5
+expect 1 "Hadoop 3.1 has none of the slow-node features" "$POCACHE" experiment alternatives --hadoop 3.1
 expect 2 "give exactly one of --experiment and --trace" "$POCACHE" simulate
 expect 2 "unknown straggler detector 'sigma'" "$POCACHE" simulate --experiment exp11 --detector sigma
 
