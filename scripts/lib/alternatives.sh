@@ -110,7 +110,7 @@ alt_dfsio_jar() {
 import sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as out:
     for item in src.infolist():
-        if item.filename.startswith("org/apache/hadoop/fs/") and not item.filename.upper().startswith("META-INF/"):
+        if item.filename.startswith("org/apache/hadoop/fs/"):
             out.writestr(item, src.read(item))
 PY
   fi
@@ -186,11 +186,9 @@ alt_pick_straggler() { # layout
 # Storage of a layout's inputs: user bytes, HDFS bytes on disk (replicas, EC parity) and the
 # parity bytes POCache's Manager lists for them.
 alt_storage() { # layout -> "user disk parity"
-  local paths
-  # shellcheck disable=SC2046
+  local paths du parity
   paths=$(alt_input_paths "$1")
-  # shellcheck disable=SC2086
-  local du parity
+  # shellcheck disable=SC2086 # one argument per path
   du=$(cl_hdfs dfs -D fs.hdfs.impl=$VANILLA_FS -du -s $paths 2>/dev/null | awk '{u += $1; d += $2} END {printf "%.0f %.0f", u, d}')
   # shellcheck disable=SC2086
   parity=$(for p in $paths; do cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -ls "$p" 2>/dev/null; done \
@@ -304,15 +302,7 @@ ex_alternatives() {
   mkdir -p "$work" "$(dirname "$json")"
   : >"$rows"
   ALT_TIMED_JAR=$work/timed-reads.jar
-  python3 - "$POCACHE_HOME/experiments/target/classes" "$ALT_TIMED_JAR" <<'PY'
-import os, sys, zipfile
-root, out = sys.argv[1], sys.argv[2]
-d = os.path.join(root, "org/pocache/experiments/cluster")
-with zipfile.ZipFile(out, "w") as z:
-    for f in sorted(os.listdir(d)):
-        if f.startswith("TimedReads"):
-            z.write(os.path.join(d, f), "org/pocache/experiments/cluster/" + f)
-PY
+  ex_timed_reads_jar "$ALT_TIMED_JAR"
   local phases=(plain)
   [[ ,$modes, == *,slownode,* ]] && phases+=(slownode)
   local phase layout job state mode r log res kind dn storage

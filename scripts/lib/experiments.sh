@@ -211,6 +211,20 @@ ex_ensure_cached() { # hdfs path...
   done
 }
 
+# The file systems that time their input reads (TimedReads, Experiment 10) as a jar that jobs
+# ship to their tasks with -libjars.
+ex_timed_reads_jar() { # out jar
+  python3 - "$POCACHE_HOME/experiments/target/classes" "$1" <<'PY'
+import os, sys, zipfile
+root, out = sys.argv[1], sys.argv[2]
+d = os.path.join(root, "org/pocache/experiments/cluster")
+with zipfile.ZipFile(out, "w") as z:
+    for f in sorted(os.listdir(d)):
+        if f.startswith("TimedReads"):
+            z.write(os.path.join(d, f), "org/pocache/experiments/cluster/" + f)
+PY
+}
+
 ex_mapreduce() {
   local jobs=wordcount,sort,terasort repeats=3 input=256 block=32 straggler=auto factor=10 rate=8
   local json="$CLUSTER_DIR/results/mapreduce.json"
@@ -235,15 +249,7 @@ ex_mapreduce() {
   mkdir -p "$work"
   : >"$rows"
   # The jobs run on file systems that time their input reads (Experiment 10), shipped with -libjars.
-  python3 - "$POCACHE_HOME/experiments/target/classes" "$work/timed-reads.jar" <<'PY'
-import os, sys, zipfile
-root, out = sys.argv[1], sys.argv[2]
-d = os.path.join(root, "org/pocache/experiments/cluster")
-with zipfile.ZipFile(out, "w") as z:
-    for f in sorted(os.listdir(d)):
-        if f.startswith("TimedReads"):
-            z.write(os.path.join(d, f), "org/pocache/experiments/cluster/" + f)
-PY
+  ex_timed_reads_jar "$work/timed-reads.jar"
   EX_JOB_OPTS=(-libjars "$work/timed-reads.jar")
   cl_valid_rate "$rate" || die "experiment mapreduce: --rate must be MiB/s or none, got '$rate'"
   cl_set_rate "$rate"
