@@ -458,6 +458,14 @@ public final class PoCacheConfigKeys {
   public static final String READ_PARALLEL_BLOCKS_KEY = "dfs.pocache.read.parallel.blocks";
   public static final boolean READ_PARALLEL_BLOCKS_DEFAULT = true;
 
+  /**
+   * Whether sequential reads of an erasure-coded file whose parity is cached are read ahead in whole substripes
+   * through the proactive reader (a cell that lags behind its row is decoded from parity), rather than by HDFS's
+   * striped stream, which waits for the slowest cell of every row.
+   */
+  public static final String READ_STRIPED_SEQUENTIAL_KEY = "dfs.pocache.read.striped.sequential";
+  public static final boolean READ_STRIPED_SEQUENTIAL_DEFAULT = true;
+
   /** Sequential and short positional reads: the deadline is never shorter than this, milliseconds. */
   public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";
   public static final String READ_DEADLINE_MIN_DEFAULT = "20";

@@ -166,6 +166,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private long deadlineMinMillis;
   private boolean proactiveAlways;
   private boolean parallelBlocks;
+  /** Sequential reads of cached erasure-coded files through a {@link StripedReadAhead}. */
+  private boolean stripedSequential;
   /** Positional reads of files without cached parity whose blocks were read at once. */
   private final AtomicLong parallelBlockReads = new AtomicLong();
   /** dfs.pocache.read.parity.pieces: parity pieces per substripe a positional read asks for; 0: all m. */
@@ -202,6 +204,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.READ_PARITY_PIECES_DEFAULT, 0, Integer.MAX_VALUE);
     parallelBlocks = PoCacheConfig.getBoolean(conf, PoCacheConfigKeys.READ_PARALLEL_BLOCKS_KEY,
         PoCacheConfigKeys.READ_PARALLEL_BLOCKS_DEFAULT);
+    stripedSequential = PoCacheConfig.getBoolean(conf, PoCacheConfigKeys.READ_STRIPED_SEQUENTIAL_KEY,
+        PoCacheConfigKeys.READ_STRIPED_SEQUENTIAL_DEFAULT);
     proactiveAlways = "always".equals(PoCacheConfig.getChoice(conf, PoCacheConfigKeys.READ_PROACTIVE_KEY,
         PoCacheConfigKeys.READ_PROACTIVE_DEFAULT, PoCacheConfigKeys.READ_PROACTIVE_CHOICES));
     // Whole blocks fetched ahead: at most an eighth of this JVM's heap, whatever the key says.
@@ -707,7 +711,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     proactiveOpens.incrementAndGet();
     return new PoCacheDataInputStream(in, new PoCacheInputStream(in, reader, degraded, sequential, prefetch,
-        uncounted, statistics, outcome, o -> report(d, o), warnings, failFastOpener));
+        uncounted, statistics, outcome, o -> report(d, o), warnings, failFastOpener,
+        stripedSequential && d.getLayout() == ParityDescriptor.Layout.STRIPED));
   }
 
   /** Streams from {@code open} that must read the blocks the file had when it was opened, or fail. */

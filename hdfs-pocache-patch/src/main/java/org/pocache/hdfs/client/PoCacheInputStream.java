@@ -44,7 +44,8 @@ import org.apache.hadoop.io.ByteBufferPool;
  * then on the {@link SequentialReader} serves them (streamed ahead, late subblocks
  * rebuilt from parity), with this stream keeping the position. With nothing slow a
  * sequential read is then exactly HDFS's, at HDFS's cost. For an erasure-coded file
- * they are the HDFS stream's (which already reads a row's cells in parallel). A caller
+ * the {@link StripedReadAhead} serves them: chunks of whole substripes through the
+ * proactive reader, one chunk fetched ahead of a caller that reads on. A caller
  * that reads on past one block gets the blocks after its own fetched in parallel
  * ({@link BlockPrefetch}) and takes their bytes from memory. Everything else
  * (unbuffer, readahead, drop-behind, zero-copy reads) is the HDFS stream's. On
@@ -59,8 +60,14 @@ final class PoCacheInputStream extends FSInputStream
   private final DegradedReader degraded;
   private final long fileLength;
   private final long blockSize;
-  /** Null: sequential reads are the HDFS stream's (an erasure-coded file, or after a fall-back). */
-  private SequentialReader sequential;
+  /**
+   * What serves sequential reads that are not HDFS's stream's own: {@code contiguous} for a
+   * replicated file, a {@link StripedReadAhead} for an erasure-coded one. Null: they are the
+   * HDFS stream's (there is no parity reader for them, or after a fall-back).
+   */
+  private SequentialSource sequential;
+  /** A replicated file's sequential reader (its direct reads are judged by its rules); null if none. */
+  private SequentialReader contiguous;
   /** Reads of {@code in} that do not count in FileSystem statistics (this stream counts what it returns). */
   private final PositionedReadable uncounted;
   private final FileSystem.Statistics stats;
@@ -114,12 +121,14 @@ final class PoCacheInputStream extends FSInputStream
   PoCacheInputStream(DFSInputStream in, ProactiveReader proactive, DegradedReader degraded,
       SequentialReader sequential, BlockPrefetch prefetch, PositionedReadable uncounted,
       FileSystem.Statistics stats, ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose,
-      Warnings warnings, SequentialReader.Opener failFast) {
+      Warnings warnings, SequentialReader.Opener failFast, boolean stripedAhead) {
     this.in = in;
     this.failFast = failFast;
     this.proactive = proactive;
     this.degraded = degraded;
-    this.sequential = sequential;
+    this.contiguous = sequential;
+    this.sequential = sequential != null ? sequential
+        : stripedAhead ? new StripedReadAhead(this::readUncounted, proactive.layout()) : null;
     this.direct = sequential != null;
     this.prefetch = sequential != null ? prefetch : null;
     this.uncounted = uncounted;
@@ -153,6 +162,20 @@ final class PoCacheInputStream extends FSInputStream
       // A cache-side bug or an inconsistent descriptor must not fail the read: HDFS answers.
       outcome.cacheErrorSeen();
       in.readFully(position, buffer, offset, length);
+    }
+  }
+
+  /**
+   * A whole-range read for the {@link StripedReadAhead}, on any thread: the covered
+   * substripes through the {@link ProactiveReader}, the rest HDFS's positional read; counts
+   * nothing in FileSystem statistics (the caller's read counts what it returns).
+   */
+  void readUncounted(long position, byte[] buffer, int offset, int length) throws IOException {
+    List<long[]> covered = proactive.covered(position, length);
+    if (covered.isEmpty() && degraded == null) {
+      uncounted.readFully(position, buffer, offset, length);
+    } else {
+      readParts(covered, position, buffer, offset, length);
     }
   }
 
@@ -317,22 +340,22 @@ final class PoCacheInputStream extends FSInputStream
     }
     try {
       if (pos >= checkedTo) {
-        if (sequential.leftToParity(pos)) {
+        if (contiguous.leftToParity(pos)) {
           direct = false;
           return HANDED_OVER;
         }
-        checkedTo = sequential.blockEnd(pos);
+        checkedTo = contiguous.blockEnd(pos);
         blockBegan = System.nanoTime();
         blockReadNanos = 0;
       }
-      subblock = sequential.subblockSize();
+      subblock = contiguous.subblockSize();
       g = pos / subblock;
       if (g != timed) {
         // At each later subblock of a block (at its first, leftToParity was asked just above).
         // Read-bound: the caller has spent most of its time on this block waiting in HDFS's
         // reads (a task that computes as fast as its DataNode sends spends little).
         boolean readBound = blockReadNanos > (System.nanoTime() - blockBegan) / 2;
-        if (g * subblock % sequential.blockSize() != 0 && sequential.listedSince(pos, readBound)) {
+        if (g * subblock % contiguous.blockSize() != 0 && contiguous.listedSince(pos, readBound)) {
           direct = false; // listed while this block was being read: the rest of it is left to parity
           return HANDED_OVER;
         }
@@ -372,7 +395,7 @@ final class PoCacheInputStream extends FSInputStream
       direct = false;
       if (src != in) {
         try {
-          sequential.blockDown(pos); // at once, not after HDFS's retries
+          contiguous.blockDown(pos); // at once, not after HDFS's retries
         } catch (RuntimeException | LinkageError e2) {
           fallBackToHdfs(e2);
           return buf == null ? in.read(b, off, len) : in.read(buf);
@@ -389,12 +412,12 @@ final class PoCacheInputStream extends FSInputStream
     pos += n;
     try {
       if (pos >= Math.min(fileLength, (g + 1) * subblock)) {
-        sequential.deliveredElsewhere();
+        contiguous.deliveredElsewhere();
         if (timedWhole) {
-          sequential.readElsewhere(g, timedNanos);
+          contiguous.readElsewhere(g, timedNanos);
         }
         timed = -1;
-      } else if (sequential.lateForCaller(g, timedNanos)) {
+      } else if (contiguous.lateForCaller(g, timedNanos)) {
         direct = false; // the rest of this subblock, and what follows, are the SequentialReader's
       }
     } catch (RuntimeException | LinkageError e) {
@@ -415,7 +438,7 @@ final class PoCacheInputStream extends FSInputStream
       // the cheapest read there is.
       if (pos >= aheadAt) {
         aheadAt = pos + DIRECT_CHUNK; // looked at every 128 KiB, not at every small read
-        if (waitsOnReads() && sequential.anySuspect()) {
+        if (waitsOnReads() && contiguous.anySuspect()) {
           prefetch.ahead(pos, runStart);
         }
       }
@@ -428,9 +451,9 @@ final class PoCacheInputStream extends FSInputStream
       return 0;
     }
     if (n > 0) {
-      long subblock = sequential.subblockSize();
+      long subblock = contiguous.subblockSize();
       if ((pos + n) / subblock != pos / subblock || pos + n == fileLength) {
-        sequential.deliveredElsewhere(); // the end of a subblock, from memory
+        contiguous.deliveredElsewhere(); // the end of a subblock, from memory
       }
       pos += n;
       counted(n);
@@ -480,8 +503,9 @@ final class PoCacheInputStream extends FSInputStream
   /** From here on sequential reads are the HDFS stream's, from this stream's position. */
   private void fallBackToHdfs(Throwable why) throws IOException {
     outcome.cacheErrorSeen();
-    SequentialReader s = sequential;
+    SequentialSource s = sequential;
     sequential = null;
+    contiguous = null;
     direct = false;
     inBehind = false;
     if (prefetch != null) {
@@ -713,19 +737,19 @@ final class PoCacheInputStream extends FSInputStream
 
   /** The sequential reader's streamed bytes, 0 if there is none yet (for tests). */
   long streamedBytes() {
-    SequentialReader s = sequential;
+    SequentialReader s = contiguous;
     return s == null ? 0 : s.streamedBytes();
   }
 
   /** Whether the sequential reader's streamer waits for the caller (for tests); false if there is none. */
   boolean streamerWaiting() {
-    SequentialReader s = sequential;
+    SequentialReader s = contiguous;
     return s != null && s.streamerWaiting();
   }
 
   /** Subblocks the sequential reader rebuilt from parity, per block of the file (for tests). */
   java.util.Map<Long, Integer> decodedPerBlock() {
-    SequentialReader s = sequential;
+    SequentialReader s = contiguous;
     return s == null ? java.util.Collections.emptyMap() : s.decodedPerBlock();
   }
 

@@ -15,7 +15,6 @@
  */
 package org.pocache.hdfs.client;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.HashMap;
@@ -99,7 +98,7 @@ import org.pocache.cache.DaemonThreads;
  * slots under one lock; the parts that stand alone (SubblockTimes, the opener) are
  * separate.
  */
-final class SequentialReader implements Closeable {
+final class SequentialReader implements SequentialSource {
   private static final Logger LOG = LoggerFactory.getLogger(SequentialReader.class);
   /** Bytes per stateful read of the streamer: the caller sees progress at this grain. */
   private static final int CHUNK = 128 << 10;
@@ -313,7 +312,8 @@ final class SequentialReader implements Closeable {
    * Copies up to {@code len} bytes from file offset {@code pos} (inside the file) into
    * {@code b}; returns how many (at least 1). Blocks until bytes at {@code pos} are in.
    */
-  int read(long pos, byte[] b, int off, int len) throws IOException {
+  @Override
+  public int read(long pos, byte[] b, int off, int len) throws IOException {
     if (pos >= fastFrom && pos < fastTo) {
       int n = (int) Math.min(len, fastTo - pos);
       System.arraycopy(fastPiece, (int) (pos - fastBase), b, off, n);
@@ -323,7 +323,8 @@ final class SequentialReader implements Closeable {
   }
 
   /** As {@link #read(long, byte[], int, int)}, straight into {@code dst} (no array per call). */
-  int read(long pos, java.nio.ByteBuffer dst) throws IOException {
+  @Override
+  public int read(long pos, java.nio.ByteBuffer dst) throws IOException {
     return read(pos, dst.remaining(), (src, at, n) -> dst.put(src, at, n));
   }
 

@@ -1,0 +1,185 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.Random;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.Test;
+import org.pocache.hdfs.client.PoCacheFileSystem;
+import org.pocache.manager.PoCacheConfigKeys;
+import org.pocache.manager.protocol.ManagerClient;
+import org.pocache.manager.protocol.ParityDescriptor;
+import org.pocache.testkit.DataPattern;
+
+/**
+ * Sequential reads of an erasure-coded file whose parity is cached are read ahead in
+ * chunks of whole substripes through the proactive reader: a cell whose DataNode stalls
+ * is decoded from the parity instead of holding up its row, as HDFS's striped stream
+ * would; seeks, skips and reads into ByteBuffers see the file's bytes; with the key off,
+ * the reads are HDFS's striped stream's.
+ */
+public class TestStripedSequentialReads {
+  private static final String POLICY = "RS-3-2-64k";
+  /**
+   * 20 block groups of RS-3-2 with 256 KiB internal blocks, less a partial last row: about
+   * 15 MiB (under the test Manager's 16 MiB per file): two read-ahead chunks of 42 substripes
+   * (192 KiB each) and a short tail.
+   */
+  private static final long LENGTH = 20 * 3 * ManagerCluster.BLOCK - 12_345;
+
+  @Test
+  public void aStalledCellIsDecodedNotWaitedFor() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped-seq/stalled", 91);
+      int stalled = c.hdfs.dataNodesOfBlockGroups(p).get(0)[1];
+      assertTrue("internal block 1 has no location", stalled >= 0);
+      c.hdfs.throttle(stalled).setDelayPerRead(5000);
+      try (PoCacheFileSystem fs = c.pocacheClient()) {
+        try (FSDataInputStream in = fs.open(p)) {
+          readOnTo(in, 91, LENGTH, 4096);
+        }
+        assertEquals(1, fs.proactiveOpens());
+        assertTrue("no substripe was read through the proactive reader", fs.readSubstripes() > 0);
+        assertTrue("the stalled cells were waited for, not decoded (" + fs.readSubstripes() + " substripes read)",
+            fs.decodedSubstripes() > 0);
+      }
+    }
+  }
+
+  @Test
+  public void seeksSkipsAndByteBufferReadsSeeTheFile() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped-seq/jumps", 92);
+      try (PoCacheFileSystem fs = c.pocacheClient(); FSDataInputStream in = fs.open(p)) {
+        Random r = new Random(92);
+        for (int i = 0; i < 40; i++) {
+          long at = i % 10 == 9 ? LENGTH - 1 - r.nextInt(1000) : (long) (r.nextDouble() * LENGTH);
+          int len = 1 + r.nextInt(300_000);
+          switch (i % 4) {
+            case 0:
+              in.seek(at);
+              break;
+            case 1:
+              in.seek(0);
+              assertEquals(at, in.skip(at));
+              break;
+            default:
+              in.seek(at);
+              break;
+          }
+          assertEquals(at, in.getPos());
+          int want = (int) Math.min(len, LENGTH - at);
+          byte[] got = new byte[want];
+          if (i % 4 == 2) {
+            ByteBuffer b = i % 8 == 2 ? ByteBuffer.allocateDirect(want) : ByteBuffer.allocate(want);
+            while (b.hasRemaining()) {
+              assertTrue("EOF before " + want + " bytes at " + at, in.read(b) > 0);
+            }
+            b.flip();
+            b.get(got);
+          } else {
+            in.readFully(got);
+          }
+          assertEquals("read at " + at, -1, DataPattern.firstMismatch(92, at, got, 0, want));
+          assertEquals(at + want, in.getPos());
+        }
+        in.seek(LENGTH);
+        assertEquals(-1, in.read());
+        assertEquals(-1, in.read(new byte[10], 0, 10));
+        in.seek(LENGTH - 1);
+        int last = in.read();
+        byte[] one = new byte[1];
+        DataPattern.fill(92, LENGTH - 1, one, 0, 1);
+        assertEquals(one[0] & 0xff, last);
+      }
+    }
+  }
+
+  @Test
+  public void aDeadDataNodeStillGivesTheFile() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped-seq/dead", 93);
+      c.hdfs.cluster().stopDataNode(c.hdfs.dataNodesOfBlockGroups(p).get(0)[0]);
+      try (PoCacheFileSystem fs = c.pocacheClient(); FSDataInputStream in = fs.open(p)) {
+        readOnTo(in, 93, LENGTH, 64 << 10);
+      }
+    }
+  }
+
+  @Test
+  public void withTheKeyOffSequentialReadsAreHdfsStripedStreams() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped-seq/off", 94);
+      try (PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_STRIPED_SEQUENTIAL_KEY, "false")) {
+        try (FSDataInputStream in = fs.open(p)) {
+          readOnTo(in, 94, LENGTH, 4096);
+        }
+        assertEquals(1, fs.proactiveOpens());
+        assertEquals(0, fs.readSubstripes());
+      }
+      try (PoCacheFileSystem fs = c.pocacheClient()) {
+        try (FSDataInputStream in = fs.open(p)) {
+          readOnTo(in, 94, LENGTH, 4096);
+        }
+        assertTrue("the default read no substripe through the proactive reader", fs.readSubstripes() > 0);
+      }
+    }
+  }
+
+  /** Reads {@code in} from its position to the end with {@code read(byte[])} calls of {@code size}, checking each. */
+  private static void readOnTo(FSDataInputStream in, long seed, long length, int size) throws Exception {
+    byte[] buf = new byte[size];
+    long pos = in.getPos();
+    for (int n; (n = in.read(buf, 0, buf.length)) > 0; pos += n) {
+      assertEquals("read at " + pos, -1, DataPattern.firstMismatch(seed, pos, buf, 0, n));
+    }
+    assertEquals(length, pos);
+  }
+
+  private static Path writeCached(ManagerCluster c, String name, long seed) throws Exception {
+    GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+    c.hdfs.enableErasureCodingPolicy(POLICY);
+    Path dir = new Path(name).getParent();
+    c.hdfs.fs().mkdirs(dir);
+    c.hdfs.fs().setErasureCodingPolicy(dir, POLICY);
+    Path p = new Path(name);
+    try (PoCacheFileSystem fs = c.pocacheClient()) {
+      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+        byte[] chunk = new byte[65_537];
+        for (long pos = 0; pos < LENGTH; ) {
+          int n = (int) Math.min(chunk.length, LENGTH - pos);
+          DataPattern.fill(seed, pos, chunk, 0, n);
+          out.write(chunk, 0, n);
+          pos += n;
+        }
+      }
+      assertEquals(1, fs.cachedWrites());
+    }
+    try (ManagerClient m = c.client()) {
+      ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
+      assertTrue(p + " not cached", d != null && d.getLayout() == ParityDescriptor.Layout.STRIPED);
+    }
+    return p;
+  }
+}
