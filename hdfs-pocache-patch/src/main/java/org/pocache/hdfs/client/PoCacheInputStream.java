@@ -121,14 +121,19 @@ final class PoCacheInputStream extends FSInputStream
   PoCacheInputStream(DFSInputStream in, ProactiveReader proactive, DegradedReader degraded,
       SequentialReader sequential, BlockPrefetch prefetch, PositionedReadable uncounted,
       FileSystem.Statistics stats, ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose,
-      Warnings warnings, SequentialReader.Opener failFast, boolean stripedAhead) {
+      Warnings warnings, SequentialReader.Opener failFast, StripedReadAhead.Watch striped) {
     this.in = in;
     this.failFast = failFast;
     this.proactive = proactive;
     this.degraded = degraded;
     this.contiguous = sequential;
     this.sequential = sequential != null ? sequential
-        : stripedAhead ? new StripedReadAhead(this::readUncounted, proactive.layout()) : null;
+        : striped == null ? null
+        : new StripedReadAhead(this::readUncounted, in, n -> {
+          if (stats != null) {
+            stats.incrementBytesRead(-n);
+          }
+        }, proactive.layout(), striped);
     this.direct = sequential != null;
     this.prefetch = sequential != null ? prefetch : null;
     this.uncounted = uncounted;
@@ -690,6 +695,9 @@ final class PoCacheInputStream extends FSInputStream
   @Override
   public synchronized void unbuffer() {
     in.unbuffer();
+    if (sequential != null) {
+      sequential.release();
+    }
     if (directIn != null && directIn != in) {
       directIn.unbuffer();
     }

@@ -36,6 +36,10 @@ interface SequentialSource extends Closeable {
   /** As {@link #read(long, byte[], int, int)}, into {@code dst}'s remaining bytes. */
   int read(long pos, ByteBuffer dst) throws IOException;
 
+  /** Lets go of what it holds ahead of the caller (the caller unbuffered); reads go on as before. */
+  default void release() {
+  }
+
   /** Stops reading ahead; reads still under way finish into their own buffers. */
   @Override
   void close();

@@ -33,25 +33,31 @@ import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 
 /**
- * Sequential reads of an erasure-coded file whose parity is cached are read ahead in
- * chunks of whole substripes through the proactive reader: a cell whose DataNode stalls
- * is decoded from the parity instead of holding up its row, as HDFS's striped stream
- * would; seeks, skips and reads into ByteBuffers see the file's bytes; with the key off,
- * the reads are HDFS's striped stream's.
+ * Sequential reads of an erasure-coded file whose parity is cached: each block group's
+ * first chunk (whole substripes, about 8 MiB) goes through the proactive reader, the rest
+ * of the group through HDFS's striped stream while nothing is slow, and by chunks once a
+ * DataNode of the group is suspect or a row comes late, so that a stalled cell is decoded
+ * from the parity instead of holding up its row; seeks, skips and reads into ByteBuffers
+ * see the file's bytes across both; with the key off, the reads are HDFS's striped
+ * stream's.
  */
 public class TestStripedSequentialReads {
   private static final String POLICY = "RS-3-2-64k";
-  /**
-   * 20 block groups of RS-3-2 with 256 KiB internal blocks, less a partial last row: about
-   * 15 MiB (under the test Manager's 16 MiB per file): two read-ahead chunks of 42 substripes
-   * (192 KiB each) and a short tail.
-   */
+  /** About 15 MiB (under the test Manager's 16 MiB per file), ending in a partial row. */
   private static final long LENGTH = 20 * 3 * ManagerCluster.BLOCK - 12_345;
+  /** Substripes of a chunk: 8 MiB of rows of three 64 KiB cells. */
+  private static final int CHUNK_SUBSTRIPES = (8 << 20) / (3 * 64 << 10);
+  /** Substripes of the file: one per row. */
+  private static final long SUBSTRIPES = (LENGTH + (3 * 64 << 10) - 1) / (3 * 64 << 10);
+  /** Internal blocks of 256 KiB: block groups of 768 KiB, each read as one chunk. */
+  private static final long SMALL = ManagerCluster.BLOCK;
+  /** Internal blocks of 8 MiB: the file is one block group, its first chunk and 7 MiB after. */
+  private static final long LARGE = 8 << 20;
 
   @Test
   public void aStalledCellIsDecodedNotWaitedFor() throws Exception {
     try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
-      Path p = writeCached(c, "/striped-seq/stalled", 91);
+      Path p = writeCached(c, "/striped-seq/stalled", 91, SMALL);
       int stalled = c.hdfs.dataNodesOfBlockGroups(p).get(0)[1];
       assertTrue("internal block 1 has no location", stalled >= 0);
       c.hdfs.throttle(stalled).setDelayPerRead(5000);
@@ -70,7 +76,7 @@ public class TestStripedSequentialReads {
   @Test
   public void seeksSkipsAndByteBufferReadsSeeTheFile() throws Exception {
     try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
-      Path p = writeCached(c, "/striped-seq/jumps", 92);
+      Path p = writeCached(c, "/striped-seq/jumps", 92, 4 << 20);
       try (PoCacheFileSystem fs = c.pocacheClient(); FSDataInputStream in = fs.open(p)) {
         Random r = new Random(92);
         for (int i = 0; i < 40; i++) {
@@ -119,7 +125,7 @@ public class TestStripedSequentialReads {
   @Test
   public void aDeadDataNodeStillGivesTheFile() throws Exception {
     try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
-      Path p = writeCached(c, "/striped-seq/dead", 93);
+      Path p = writeCached(c, "/striped-seq/dead", 93, 4 << 20);
       c.hdfs.cluster().stopDataNode(c.hdfs.dataNodesOfBlockGroups(p).get(0)[0]);
       try (PoCacheFileSystem fs = c.pocacheClient(); FSDataInputStream in = fs.open(p)) {
         readOnTo(in, 93, LENGTH, 64 << 10);
@@ -130,7 +136,7 @@ public class TestStripedSequentialReads {
   @Test
   public void withTheKeyOffSequentialReadsAreHdfsStripedStreams() throws Exception {
     try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
-      Path p = writeCached(c, "/striped-seq/off", 94);
+      Path p = writeCached(c, "/striped-seq/off", 94, SMALL);
       try (PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_STRIPED_SEQUENTIAL_KEY, "false")) {
         try (FSDataInputStream in = fs.open(p)) {
           readOnTo(in, 94, LENGTH, 4096);
@@ -147,6 +153,46 @@ public class TestStripedSequentialReads {
     }
   }
 
+  @Test
+  public void withNothingSlowAGroupAfterItsFirstChunkIsHdfsStreams() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped-seq/healthy", 95, LARGE);
+      try (PoCacheFileSystem fs = c.pocacheClient()) {
+        try (FSDataInputStream in = fs.open(p)) {
+          readOnTo(in, 95, LENGTH, 4096);
+        }
+        assertEquals("substripes through the proactive reader, of " + SUBSTRIPES, CHUNK_SUBSTRIPES,
+            fs.readSubstripes());
+        assertEquals(0, fs.decodedSubstripes());
+      }
+    }
+  }
+
+  /**
+   * A DataNode that stalls once the group's first chunk was read makes a row of HDFS's
+   * stream late: the rest of the group goes by chunks, where the stalled cells are decoded.
+   */
+  @Test
+  public void aDataNodeThatStallsLaterIsLeftToParityByItsLateRow() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped-seq/later", 96, LARGE);
+      int stalled = c.hdfs.dataNodesOfBlockGroups(p).get(0)[1];
+      assertTrue("internal block 1 has no location", stalled >= 0);
+      try (PoCacheFileSystem fs = c.pocacheClient()) {
+        try (FSDataInputStream in = fs.open(p)) {
+          byte[] first = new byte[CHUNK_SUBSTRIPES * (3 * 64 << 10) + 100];
+          in.readFully(first);
+          assertEquals(-1, DataPattern.firstMismatch(96, 0, first, 0, first.length));
+          c.hdfs.throttle(stalled).setDelayPerRead(3000);
+          readOnTo(in, 96, LENGTH, 4096);
+        }
+        assertTrue("the group's rows after the stall were not read by chunks: " + fs.readSubstripes() + " of "
+            + SUBSTRIPES, fs.readSubstripes() > CHUNK_SUBSTRIPES);
+        assertTrue("the stalled cells were waited for, not decoded", fs.decodedSubstripes() > 0);
+      }
+    }
+  }
+
   /** Reads {@code in} from its position to the end with {@code read(byte[])} calls of {@code size}, checking each. */
   private static void readOnTo(FSDataInputStream in, long seed, long length, int size) throws Exception {
     byte[] buf = new byte[size];
@@ -157,7 +203,7 @@ public class TestStripedSequentialReads {
     assertEquals(length, pos);
   }
 
-  private static Path writeCached(ManagerCluster c, String name, long seed) throws Exception {
+  private static Path writeCached(ManagerCluster c, String name, long seed, long blockSize) throws Exception {
     GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
     c.hdfs.enableErasureCodingPolicy(POLICY);
     Path dir = new Path(name).getParent();
@@ -165,7 +211,7 @@ public class TestStripedSequentialReads {
     c.hdfs.fs().setErasureCodingPolicy(dir, POLICY);
     Path p = new Path(name);
     try (PoCacheFileSystem fs = c.pocacheClient()) {
-      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
+      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, blockSize)) {
         byte[] chunk = new byte[65_537];
         for (long pos = 0; pos < LENGTH; ) {
           int n = (int) Math.min(chunk.length, LENGTH - pos);
