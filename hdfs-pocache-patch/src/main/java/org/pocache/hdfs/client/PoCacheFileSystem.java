@@ -713,17 +713,17 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return new PoCacheDataInputStream(in, new PoCacheInputStream(in, reader, degraded, sequential, prefetch,
         uncounted, statistics, outcome, o -> report(d, o), warnings, failFastOpener,
         stripedSequential && d.getLayout() == ParityDescriptor.Layout.STRIPED
-            ? new StripedReadAhead.Watch(g -> anySuspect(locations, d.getK(), g), deadlineFactor, deadlineMinMillis)
+            ? new StripedReadAhead.Watch(g -> slowByReads(locations, d.getK(), g), deadlineFactor, deadlineMinMillis)
             : null));
   }
 
-  /** Whether a DataNode holding one of the k data pieces of stripe {@code s} is suspect now. */
-  private boolean anySuspect(PieceLocations locations, int k, long s) {
+  /** Whether a DataNode holding one of the k data pieces of stripe {@code s} is slow by what reads found. */
+  private boolean slowByReads(PieceLocations locations, int k, long s) {
     if (!slowSources.judging()) {
       return false;
     }
     for (int i = 0; i < k; i++) {
-      if (slowSources.suspect(locations.of(s, i))) {
+      if (slowSources.slowByReads(locations.of(s, i))) {
         return true;
       }
     }

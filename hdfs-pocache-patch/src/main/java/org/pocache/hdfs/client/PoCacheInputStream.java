@@ -173,15 +173,16 @@ final class PoCacheInputStream extends FSInputStream
   /**
    * A whole-range read for the {@link StripedReadAhead}, on any thread: the covered
    * substripes through the {@link ProactiveReader}, the rest HDFS's positional read; counts
-   * nothing in FileSystem statistics (the caller's read counts what it returns).
+   * nothing in FileSystem statistics (the caller's read counts what it returns). Returns how
+   * many substripes were decoded from parity.
    */
-  void readUncounted(long position, byte[] buffer, int offset, int length) throws IOException {
+  int readUncounted(long position, byte[] buffer, int offset, int length) throws IOException {
     List<long[]> covered = proactive.covered(position, length);
     if (covered.isEmpty() && degraded == null) {
       uncounted.readFully(position, buffer, offset, length);
-    } else {
-      readParts(covered, position, buffer, offset, length);
+      return 0;
     }
+    return readParts(covered, position, buffer, offset, length);
   }
 
   private void readFullyWithParity(long position, byte[] buffer, int offset, int length) throws IOException {
@@ -199,10 +200,11 @@ final class PoCacheInputStream extends FSInputStream
     counted(length);
   }
 
-  private void readParts(List<long[]> covered, long position, byte[] buffer, int offset, int length)
+  /** Returns how many substripes were decoded from parity. */
+  private int readParts(List<long[]> covered, long position, byte[] buffer, int offset, int length)
       throws IOException {
     if (covered.isEmpty() && degraded.readPlain(position, buffer, offset, length)) {
-      return; // nothing suspect: HDFS's own read, timed
+      return 0; // nothing suspect: HDFS's own read, timed
     }
     // Parts of subblocks outside the covered substripes: degraded reads of a cached
     // stripe of a replicated file (raced by a rebuild when late), else plain preads.
@@ -237,6 +239,7 @@ final class PoCacheInputStream extends FSInputStream
     } finally {
       outcome.add(mine); // concurrent preads on one stream each keep their own, merged here
     }
+    return mine.decoded;
   }
 
   @Override

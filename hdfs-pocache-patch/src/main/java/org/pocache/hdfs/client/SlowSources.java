@@ -180,6 +180,20 @@ final class SlowSources {
   }
 
   /**
+   * Whether the piece held by {@code dataNodes} is slow by what reads found, not by
+   * heartbeats alone: this client's reads of its one DataNode were late lately (a history)
+   * or are backlogged, or the Manager lists all its DataNodes on clients' reads. Under load
+   * a healthy DataNode's heartbeats now and then look slow for a few seconds; a reader that
+   * can afford to wait for a late read to tell it asks this.
+   */
+  boolean slowByReads(List<String> dataNodes) {
+    if (dataNodes.size() == 1 && (histories.containsKey(dataNodes.get(0)) || backlogged(dataNodes))) {
+      return true;
+    }
+    return seenSlowByClients(dataNodes);
+  }
+
+  /**
    * Whether this client's own reads of the one DataNode in {@code dataNodes} were late in
    * at least {@value #LATE_OF} of the last {@value #WINDOW} (the Manager's word not counted).
    */

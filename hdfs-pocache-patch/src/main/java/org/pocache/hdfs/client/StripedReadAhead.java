@@ -26,6 +26,8 @@ import org.apache.hadoop.hdfs.DFSInputStream;
 import org.pocache.cache.DaemonThreads;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sequential reads of an erasure-coded file whose parity is cached. HDFS's striped
@@ -44,12 +46,16 @@ import org.pocache.coder.layout.StripedLayout;
  *       fetched on a thread of its own while it consumes this one.</li>
  * </ul>
  * A block group is read by chunks when a DataNode holding one of its data cells is
- * suspect ({@link SlowSources}: listed by the Manager, late for this client, or
- * backlogged), when one of its rows took HDFS's stream longer than the deadline
+ * slow by what reads found ({@link SlowSources#slowByReads}: late for this client's reads,
+ * backlogged, or listed by the Manager on clients' reads; a listing on heartbeats alone,
+ * which a healthy DataNode under load gets now and then, waits for a late row), when one
+ * of its rows took HDFS's stream longer than the deadline
  * ({@code dfs.pocache.read.deadline.factor} times a row's time in the group's first
- * chunk, and at least {@code dfs.pocache.read.deadline.min.ms}), and for the group's first
- * chunk always: that chunk is where the proactive reader compares the group's DataNodes
- * with each other, and what a row should take is learnt.
+ * chunk, and at least {@code dfs.pocache.read.deadline.min.ms}), and for the chunks that
+ * judge the group: its first (in a new JVM also its second, the first being slow
+ * everywhere) and every {@value #REJUDGE_EVERY_CHUNKS}th after. There the proactive reader
+ * compares the group's DataNodes with each other (a lagging one is decoded, and the rest
+ * of the group goes by chunks), and what a row should take is learnt.
  *
  * <p>At most three chunk arrays are held per stream: the caller's, the one ahead and an
  * abandoned one still being filled. A chunk that cannot be read (neither HDFS nor the
@@ -57,28 +63,41 @@ import org.pocache.coder.layout.StripedLayout;
  * position ({@link SequentialReader.FallBack}); HDFS's stream's own errors are the caller's.
  */
 final class StripedReadAhead implements SequentialSource {
-  /** Reads [pos, pos + len) of the file whole into b, parity racing the data where it is cached; counts nothing. */
+  private static final Logger LOG = LoggerFactory.getLogger(StripedReadAhead.class);
+
+  /**
+   * Reads [pos, pos + len) of the file whole into b, parity racing the data where it is
+   * cached; counts nothing; returns how many substripes were decoded from parity.
+   */
   interface Fill {
-    void readFully(long pos, byte[] b, int off, int len) throws IOException;
+    int readFully(long pos, byte[] b, int off, int len) throws IOException;
   }
 
   /** When a block group's reads are to be left to chunks. */
   static final class Watch {
-    final LongPredicate suspectGroup;
+    final LongPredicate slowGroup;
     final double deadlineFactor;
     final long minDeadlineNanos;
 
     /**
-     * @param suspectGroup whether a DataNode holding a data cell of block group g is suspect now
+     * @param slowGroup whether a DataNode holding a data cell of block group g is slow by what reads found
      * @param deadlineFactor a row read by HDFS's stream is late past this many times a row's time in chunks
      * @param minDeadlineMillis and never sooner than this
      */
-    Watch(LongPredicate suspectGroup, double deadlineFactor, long minDeadlineMillis) {
-      this.suspectGroup = suspectGroup;
+    Watch(LongPredicate slowGroup, double deadlineFactor, long minDeadlineMillis) {
+      this.slowGroup = slowGroup;
       this.deadlineFactor = deadlineFactor;
       this.minDeadlineNanos = TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
     }
   }
+
+  /**
+   * While a block group is HDFS's stream's, every this many chunks' worth of it one chunk goes
+   * through the proactive reader again, to compare the group's DataNodes with each other: a
+   * straggler in every row of the group makes every row equally slow, so the rows' own
+   * times cannot tell it, and a JVM's first chunks (new connections, classes, JIT) may not.
+   */
+  static final int REJUDGE_EVERY_CHUNKS = 8;
 
   /** A chunk holds whole substripes up to about this many bytes (at least one substripe). */
   static final int CHUNK_TARGET_BYTES = 8 << 20;
@@ -111,8 +130,13 @@ final class StripedReadAhead implements SequentialSource {
   private boolean byChunks;
   /** A row's time in the group's first chunk (nanoseconds), 0 if unknown. */
   private long rowNanos;
+  /** Whether the chunk being read is the group's first (or, in a new JVM, its second): it judges the group. */
+  private boolean probing;
   /** Where HDFS's stream is, -1 if not known. */
   private long hdfsAt = -1;
+  /** Chunk boundaries HDFS's stream has passed since the group was last judged, and the last one. */
+  private int sinceJudged;
+  private long lastBoundary = -1;
   /** The row HDFS's stream is timed in, -1 if none, and the time its reads took so far. */
   private long timedRow = -1;
   private long timedNanos;
@@ -144,7 +168,7 @@ final class StripedReadAhead implements SequentialSource {
     if (c == null) {
       seekTo(pos);
       long began = System.nanoTime();
-      return timed(pos, hdfs.read(b, off, len), began);
+      return timed(pos, hdfs.read(b, off, toBoundary(pos, len)), began);
     }
     int at = (int) (pos - c.start);
     int n = Math.min(len, c.length - at);
@@ -159,13 +183,30 @@ final class StripedReadAhead implements SequentialSource {
     if (c == null) {
       seekTo(pos);
       long began = System.nanoTime();
-      return timed(pos, hdfs.read(dst), began);
+      int want = toBoundary(pos, dst.remaining());
+      if (want == dst.remaining()) {
+        return timed(pos, hdfs.read(dst), began);
+      }
+      ByteBuffer part = dst.duplicate();
+      part.limit(part.position() + want);
+      int n = timed(pos, hdfs.read(part), began);
+      if (n > 0) {
+        dst.position(dst.position() + n);
+      }
+      return n;
     }
     int at = (int) (pos - c.start);
     int n = Math.min(dst.remaining(), c.length - at);
     dst.put(c.data, at, n);
     maybeFetchAhead(c, pos + n);
     return n;
+  }
+
+  /** {@code len}, or less, so that a read from {@code pos} ends at the next chunk boundary (judged there). */
+  private int toBoundary(long pos, int len) {
+    long inGroup = pos % groupBytes;
+    long boundary = pos - inGroup % chunkBytes + chunkBytes;
+    return (int) Math.min(len, boundary - pos);
   }
 
   /** Moves HDFS's stream to {@code pos} unless it is there (chunks served the bytes between, or a seek). */
@@ -192,6 +233,8 @@ final class StripedReadAhead implements SequentialSource {
     timedNanos += took;
     if (timedNanos > deadline()) {
       byChunks = true;
+      LOG.debug("block group {}: row {} took HDFS's stream {} ms (deadline {} ms): the rest of the group by chunks",
+          group, pos / rowBytes, timedNanos / 1_000_000, deadline() / 1_000_000);
     }
     return n;
   }
@@ -214,28 +257,55 @@ final class StripedReadAhead implements SequentialSource {
       return c;
     }
     long g = pos / groupBytes;
-    boolean first = g != group;
-    if (first) {
+    if (g != group) {
       group = g;
       byChunks = false;
       rowNanos = 0;
+      probing = true;
+    }
+    if (!probing && !byChunks && pos % groupBytes % chunkBytes == 0 && pos != lastBoundary) {
+      lastBoundary = pos;
+      probing = ++sinceJudged >= REJUDGE_EVERY_CHUNKS;
     }
     long row = pos / rowBytes;
-    if (!first && !byChunks && row != timedRow) {
+    if (!probing && !byChunks && row != timedRow) {
       timedRow = row;
       timedNanos = 0;
-      byChunks = watch.suspectGroup.test(g); // a DataNode the Manager lists, or another stream found late
+      byChunks = watch.slowGroup.test(g); // another stream found a DataNode of the group late
+      if (byChunks) {
+        LOG.debug("block group {}: a DataNode is slow by reads at row {}: the rest of the group by chunks", g, row);
+      }
     }
-    if (!first && !byChunks) {
+    if (!probing && !byChunks) {
       return null;
     }
     c = chunkAt(pos);
-    if (first) {
-      rowNanos = c.nanos / Math.max(1, (c.length + rowBytes - 1) / rowBytes);
-      byChunks = watch.suspectGroup.test(g); // what the chunk's reads found
-      timedRow = -1;
+    if (probing) {
+      judge(c);
     }
     return c;
+  }
+
+  /**
+   * Whether a JVM has read a chunk yet. Its first chunk's reads set up connections, load
+   * classes and the coder, and race a parity GET that has to connect first: every piece is
+   * slow, a straggler's hardly more than its peers', so that chunk judges nothing alone.
+   */
+  private static volatile boolean warm;
+
+  /** What the group's first chunk {@code c} found: the rest of the group by chunks or by HDFS's stream. */
+  private void judge(Chunk c) {
+    boolean cold = !warm;
+    warm = true;
+    sinceJudged = 0;
+    rowNanos = c.nanos / Math.max(1, (c.length + rowBytes - 1) / rowBytes);
+    byChunks = c.decoded > 0 || watch.slowGroup.test(group);
+    timedRow = -1;
+    long groupEnd = Math.min(fileLength, (group + 1) * groupBytes);
+    probing = cold && !byChunks && c.start + c.length < groupEnd; // the next chunk judges, warm
+    LOG.debug("block group {}: chunk at {} ({} bytes, {} substripes decoded) in {} ms{}; what follows {}",
+        group, c.start, c.length, c.decoded, c.nanos / 1_000_000, cold ? " (the JVM's first)" : "",
+        byChunks ? "by chunks" : probing ? "judged by the next chunk" : "by HDFS's stream until judged again");
   }
 
   /** The chunk holding file offset {@code pos} (aligned within its block group). */
@@ -326,8 +396,9 @@ final class StripedReadAhead implements SequentialSource {
     private boolean done;
     private boolean abandoned;
     private Throwable failure;
-    /** How long the read took (valid once done). */
+    /** How long the read took, and how many of its substripes were decoded (valid once done). */
     long nanos;
+    int decoded;
 
     Chunk(long start) {
       this.start = start;
@@ -340,17 +411,19 @@ final class StripedReadAhead implements SequentialSource {
     public void run() {
       Throwable t = null;
       long began = System.nanoTime();
+      int n = 0;
       try {
-        fill.readFully(start, data, 0, length);
+        n = fill.readFully(start, data, 0, length);
       } catch (Throwable e) { // handed to the caller that waits for this chunk (rethrow)
         t = e;
       }
-      finish(t, System.nanoTime() - began);
+      finish(t, System.nanoTime() - began, n);
     }
 
-    private synchronized void finish(Throwable t, long took) {
+    private synchronized void finish(Throwable t, long took, int decodedHere) {
       failure = t;
       nanos = took;
+      decoded = decodedHere;
       done = true;
       if (abandoned) {
         giveBack(data);
