@@ -48,8 +48,31 @@ def pick(k):
         print(max(sorted(held), key=lambda d: held[d]))
 
 
+KEPT_SETTINGS = ("hadoop", "rate", "factor", "cpu_factor", "input_mib", "block_mib", "dfsio_files", "repeats")
+
+
+def check_keep(old_json, *meta):
+    """Exit 1 (saying which) if old_json was made with other settings than meta's."""
+    want = dict(kv.split("=", 1) for kv in meta)
+    have = json.load(open(old_json))
+
+    def same(k, a, b):
+        if k == "hadoop":
+            return str(a).startswith(str(b))  # 3.4.1 there, the line 3.4 now
+        try:
+            return float(a) == float(b)
+        except (TypeError, ValueError):
+            return str(a) == str(b)
+    bad = ["%s: %s there, %s now" % (k, have.get(k), want[k]) for k in KEPT_SETTINGS
+           if k in want and not same(k, have.get(k), want[k])]
+    for b in bad:
+        print("alternatives: --keep: " + b, file=sys.stderr)
+    sys.exit(1 if bad else 0)
+
+
 def summarize(rows_file, storage_file, out, work, *meta):
     info = dict(kv.split("=", 1) for kv in meta)
+    kept = info.pop("keep", None)
     runs = []
     for line in open(rows_file):
         f = line.split()
@@ -62,7 +85,8 @@ def summarize(rows_file, storage_file, out, work, *meta):
                      "ms": int(f[5]), "output": f[6], "dfsio_mb_s": None if f[7] == "-" else float(f[7]),
                      "straggler_datanode": int(f[8]),
                      "read_ms_per_task": statistics.median(reads) if reads else None,
-                     "map_cpu_ms": hist["map"]["cpu_ms"] if hist and "map" in hist else None})
+                     "map_cpu_ms": hist["map"]["cpu_ms"] if hist and "map" in hist else None,
+                     "commit": info.get("commit", "unknown")})
     storage = {}
     for line in open(storage_file):
         f = line.split()
@@ -70,6 +94,15 @@ def summarize(rows_file, storage_file, out, work, *meta):
             user, hdfs, parity = int(f[1]), int(f[2]), int(f[3])
             storage[f[0]] = {"user_bytes": user, "hdfs_bytes": hdfs, "parity_bytes": parity,
                              "stock_per_user": hdfs / user, "pocache_per_user": (hdfs + parity) / user}
+    if kept:
+        # The layouts measured now replace theirs; the others' runs and storage stay as they were.
+        old = json.load(open(kept))
+        now = {r["layout"] for r in runs}
+        runs = [r for r in old["runs"] if r["layout"] not in now] + runs
+        for layout, st in old.get("storage", {}).items():
+            if layout not in now:
+                storage[layout] = st
+    info.pop("commit", None)
     cells = {}
     for r in runs:
         cells.setdefault((r["layout"], r["job"], r["straggler"], r["mode"]), []).append(r)
@@ -198,4 +231,4 @@ def table(d):
 
 
 if __name__ == "__main__":
-    {"pick": pick, "summarize": summarize}[sys.argv[1]](*sys.argv[2:])
+    {"pick": pick, "summarize": summarize, "check-keep": check_keep}[sys.argv[1]](*sys.argv[2:])

@@ -52,6 +52,7 @@ alt_usage() {
                [--jobs wordcount,sort,terasort,dfsio-read,dfsio-write] [--stragglers none,net,cpu]
                [--repeats N] [--input-mib M] [--block-mib B] [--dfsio-files F] [--rate MiB/s|none]
                [--factor F] [--cpu-factor C] [--hadoop 3.4|3.1] [--datanodes N] [--json F] [--plot F.png]
+               [--keep]
       POCache against the alternatives on the same data and straggler: per data layout
       (replication 1 and 3, RS-6-3-1024k and RS-3-2-1024k erasure coding), per mode (stock;
       slownode: every slow-node feature of Hadoop 3.4 on, detection every 10 s, hedged reads
@@ -66,7 +67,9 @@ alt_usage() {
       (--hadoop 3.1: without the slow-node features, which 3.1 lacks). Defaults: every
       layout, mode and job, stragglers none,net, 3 repeats, 64 MiB inputs in 8 MiB blocks,
       4 TestDFSIO files of the same size, unshaped DataNodes. JSON in
-      docs/results/cluster/alternatives.json and a PNG beside it.
+      docs/results/cluster/alternatives.json and a PNG beside it. --keep: the runs of the
+      layouts not measured now are kept from the JSON (its settings must match these), so
+      one layout can be measured again without the others; each run records its commit.
 USAGE
 }
 
@@ -255,7 +258,7 @@ alt_run() { # layout, job, mode, log, input MiB, block MiB, dfsio files
 ex_alternatives() {
   local layouts=$ALT_ALL_LAYOUTS modes=$ALT_ALL_MODES stragglers=none,net repeats=3 input=64 block=8 files=4
   local rate=none factor=10 cpu_factor=10 line=3.4 datanodes=9
-  local json="$POCACHE_HOME/docs/results/cluster/alternatives.json" plot=""
+  local json="$POCACHE_HOME/docs/results/cluster/alternatives.json" plot="" keep=""
   ALT_JOBS=$ALT_ALL_JOBS
   while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -274,6 +277,7 @@ ex_alternatives() {
       --datanodes) datanodes=$2; shift 2 ;;
       --json) json=$2; shift 2 ;;
       --plot) plot=$2; shift 2 ;;
+      --keep) keep=yes; shift ;;
       *) ex_usage >&2; die "experiment alternatives: unknown option '$1'" ;;
     esac
   done
@@ -296,6 +300,12 @@ ex_alternatives() {
       || die "experiment alternatives: $x needs at least $(alt_width "$x") DataNodes, got --datanodes $datanodes"
   done
   [[ -z "${plot}" ]] && plot="${json%.json}.png"
+  if [[ -n $keep ]]; then
+    [[ -f $json ]] || die "experiment alternatives: --keep: no $json to keep runs from"
+    python3 "$POCACHE_HOME/scripts/lib/alternatives.py" check-keep "$json" "hadoop=$line" "rate=$rate" \
+      "factor=$factor" "cpu_factor=$cpu_factor" "input_mib=$input" "block_mib=$block" "dfsio_files=$files" \
+      "repeats=$repeats" || die "experiment alternatives: --keep: $json was made with other settings (above)"
+  fi
   stale && build
   cl_use_hadoop "$line"
   local work="$CLUSTER_DIR/results/alternatives" rows="$CLUSTER_DIR/results/alternatives.rows"
@@ -362,7 +372,9 @@ ex_alternatives() {
   [[ ${#phases[@]} -gt 1 ]] && alt_cluster plain "$line" "$datanodes" "$rate"
   python3 "$POCACHE_HOME/scripts/lib/alternatives.py" summarize "$rows" "$work/storage" "$json" "$work" \
     "hadoop=$HADOOP_VERSION" "rate=$rate" "factor=$factor" "cpu_factor=$cpu_factor" "input_mib=$input" \
-    "block_mib=$block" "dfsio_files=$files" "repeats=$repeats" "datanodes=$(cl_get datanodes)"
+    "block_mib=$block" "dfsio_files=$files" "repeats=$repeats" "datanodes=$(cl_get datanodes)" \
+    "commit=$(git -C "$POCACHE_HOME" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    ${keep:+"keep=$json"}
   "$JAVA" -cp "$POCACHE_HOME/experiments/target/classes:$(cat "$POCACHE_HOME/experiments/target/classpath.txt")" \
     org.pocache.experiments.cluster.AlternativesChart "$plot" "$json"
   say "experiment alternatives: JSON in $json, chart in $plot"

@@ -45,17 +45,18 @@ import org.slf4j.LoggerFactory;
  *       cell is decoded instead of waited for. A caller that reads on gets the next chunk
  *       fetched on a thread of its own while it consumes this one.</li>
  * </ul>
- * A block group is read by chunks when a DataNode holding one of its data cells is
- * slow by what reads found ({@link SlowSources#slowByReads}: late for this client's reads,
- * backlogged, or listed by the Manager on clients' reads; a listing on heartbeats alone,
- * which a healthy DataNode under load gets now and then, waits for a late row), when one
- * of its rows took HDFS's stream longer than the deadline
- * ({@code dfs.pocache.read.deadline.factor} times a row's time in the group's first
- * chunk, and at least {@code dfs.pocache.read.deadline.min.ms}), and for the chunks that
- * judge the group: its first (in a new JVM also its second, the first being slow
- * everywhere) and every {@value #REJUDGE_EVERY_CHUNKS}th after. There the proactive reader
- * compares the group's DataNodes with each other (a lagging one is decoded, and the rest
- * of the group goes by chunks), and what a row should take is learnt.
+ * The chunks that judge a group go through the proactive reader whatever the group's
+ * state: its first (in a new JVM also its second, the first being slow everywhere), every
+ * {@value #REJUDGE_EVERY_CHUNKS}th after, and the one after a row that took HDFS's stream
+ * longer than the deadline ({@code dfs.pocache.read.deadline.factor} times a row's time in
+ * the last judging chunk, at least {@code dfs.pocache.read.deadline.min.ms}). There the
+ * group's DataNodes are compared with each other: if a cell lagged behind its row and was
+ * decoded, or a DataNode holding one of the group's data cells is slow by what reads found
+ * ({@link SlowSources#slowByReads}: late for this client's reads, backlogged, or listed by
+ * the Manager on clients' reads), the rest of the group goes by chunks. A row is only a
+ * hint: on shared cores a healthy row now and then takes three times another, and a
+ * listing on heartbeats alone, which a healthy DataNode under load gets now and then,
+ * waits for a judging chunk too.
  *
  * <p>At most three chunk arrays are held per stream: the caller's, the one ahead and an
  * abandoned one still being filled. A chunk that cannot be read (neither HDFS nor the
@@ -97,7 +98,7 @@ final class StripedReadAhead implements SequentialSource {
    * straggler in every row of the group makes every row equally slow, so the rows' own
    * times cannot tell it, and a JVM's first chunks (new connections, classes, JIT) may not.
    */
-  static final int REJUDGE_EVERY_CHUNKS = 8;
+  static final int REJUDGE_EVERY_CHUNKS = 16;
 
   /** A chunk holds whole substripes up to about this many bytes (at least one substripe). */
   static final int CHUNK_TARGET_BYTES = 8 << 20;
@@ -231,9 +232,9 @@ final class StripedReadAhead implements SequentialSource {
     hdfsAt = pos + n;
     uncount.accept(n);
     timedNanos += took;
-    if (timedNanos > deadline()) {
-      byChunks = true;
-      LOG.debug("block group {}: row {} took HDFS's stream {} ms (deadline {} ms): the rest of the group by chunks",
+    if (timedNanos > deadline() && !probing) {
+      probing = true; // from the next chunk boundary on
+      LOG.debug("block group {}: row {} took HDFS's stream {} ms (deadline {} ms): the next chunk judges the group",
           group, pos / rowBytes, timedNanos / 1_000_000, deadline() / 1_000_000);
     }
     return n;

@@ -171,7 +171,8 @@ public class TestStripedSequentialReads {
 
   /**
    * A DataNode that stalls once the group's first chunk was read makes a row of HDFS's
-   * stream late: the rest of the group goes by chunks, where the stalled cells are decoded.
+   * stream late: the next chunk judges the group, its stalled cell is decoded, and the rest
+   * of the group goes by chunks.
    */
   @Test
   public void aDataNodeThatStallsLaterIsLeftToParityByItsLateRow() throws Exception {
