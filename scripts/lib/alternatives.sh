@@ -68,8 +68,9 @@ alt_usage() {
       layout, mode and job, stragglers none,net, 3 repeats, 64 MiB inputs in 8 MiB blocks,
       4 TestDFSIO files of the same size, unshaped DataNodes. JSON in
       docs/results/cluster/alternatives.json and a PNG beside it. --keep: the runs of the
-      layouts not measured now are kept from the JSON (its settings must match these), so
-      one layout can be measured again without the others; each run records its commit.
+      layout and mode pairs not measured now are kept from the JSON (its settings must match
+      these), so one layout or mode can be measured again without the others; each run
+      records its commit.
 USAGE
 }
 

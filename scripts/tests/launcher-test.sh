@@ -73,6 +73,8 @@ expect 1 "unknown job 'grep'" "$POCACHE" experiment alternatives --jobs grep
 expect 1 "--repeats must be a positive integer, got '0'" "$POCACHE" experiment alternatives --repeats 0
 expect 1 "rs-6-3 needs at least 9 DataNodes, got --datanodes 5" "$POCACHE" experiment alternatives --datanodes 5
 expect 1 "Hadoop 3.1 has none of the slow-node features" "$POCACHE" experiment alternatives --hadoop 3.1
+expect 1 "--keep: no /nonexistent/alt.json to keep runs from" "$POCACHE" experiment alternatives --keep --json /nonexistent/alt.json
+expect 1 "was made with other settings" "$POCACHE" experiment alternatives --keep --factor 3
 expect 2 "give exactly one of --experiment and --trace" "$POCACHE" simulate
 expect 2 "unknown straggler detector 'sigma'" "$POCACHE" simulate --experiment exp11 --detector sigma
 

@@ -129,9 +129,9 @@ final class StripedReadAhead implements SequentialSource {
   private long group = -1;
   /** Whether the rest of that group is read by chunks. */
   private boolean byChunks;
-  /** A row's time in the group's first chunk (nanoseconds), 0 if unknown. */
+  /** A row's time in the group's last judging chunk (nanoseconds), 0 if unknown. */
   private long rowNanos;
-  /** Whether the chunk being read is the group's first (or, in a new JVM, its second): it judges the group. */
+  /** Whether the next chunk judges the group (see the class comment). */
   private boolean probing;
   /** Where HDFS's stream is, -1 if not known. */
   private long hdfsAt = -1;
@@ -220,8 +220,8 @@ final class StripedReadAhead implements SequentialSource {
 
   /**
    * Ends a read of HDFS's stream at {@code pos}, begun at {@code began}, that returned
-   * {@code n}: counts it out of the statistics, adds its time to its row's, and leaves the
-   * rest of the group to chunks if the row is late.
+   * {@code n}: counts it out of the statistics, adds its time to its row's, and has the
+   * group judged again if the row is late.
    */
   private int timed(long pos, int n, long began) {
     long took = System.nanoTime() - began;
@@ -294,7 +294,7 @@ final class StripedReadAhead implements SequentialSource {
    */
   private static volatile boolean warm;
 
-  /** What the group's first chunk {@code c} found: the rest of the group by chunks or by HDFS's stream. */
+  /** What judging chunk {@code c} found: what follows in the group by chunks or by HDFS's stream. */
   private void judge(Chunk c) {
     boolean cold = !warm;
     warm = true;

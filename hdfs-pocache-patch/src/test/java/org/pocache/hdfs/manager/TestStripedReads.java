@@ -99,7 +99,10 @@ public class TestStripedReads {
         try (FSDataInputStream in = fs.open(p)) {
           in.readFully(0, buf);
         }
-        assertEquals(-1, DataPattern.firstMismatch(82, 0, buf, 0, buf.length));
+        long bad = DataPattern.firstMismatch(82, 0, buf, 0, buf.length);
+        assertEquals("first wrong byte (DataNode " + dead + " down; " + fs.stripedStreamReads() + " pieces through"
+            + " HDFS's striped stream, " + fs.decodedSubstripes() + " of " + fs.readSubstripes()
+            + " substripes decoded, " + fs.fallbacks() + " fallbacks)", -1L, bad);
         assertEquals(1, fs.proactiveOpens());
         assertTrue("no piece went through HDFS's striped stream", fs.stripedStreamReads() >= 1);
       }
