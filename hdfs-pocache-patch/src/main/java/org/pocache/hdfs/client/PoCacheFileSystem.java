@@ -664,7 +664,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     PieceLocations locations = new PieceLocations(in, d.getK(), d.getLayout() == ParityDescriptor.Layout.STRIPED);
     // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
     // the threads that make them; the stream counts what it returns, on its caller's thread.
-    PositionedReadable uncounted = new UncountedReads(in, statistics);
+    PositionedReadable uncounted = new UncountedReads(SerialPreads.of(in), statistics);
     DirectBlockReads direct = null;
     try {
       if (DirectBlockReads.available()) {

@@ -70,6 +70,8 @@ final class PoCacheInputStream extends FSInputStream
   private SequentialReader contiguous;
   /** Reads of {@code in} that do not count in FileSystem statistics (this stream counts what it returns). */
   private final PositionedReadable uncounted;
+  /** HDFS's positional reads of {@code in}, as the caller's (counted); one at a time for a striped stream. */
+  private final PositionedReadable preads;
   private final FileSystem.Statistics stats;
   /** The caller's position while {@code sequential} serves (and {@code in}'s while it reads directly). */
   private long pos;
@@ -137,6 +139,7 @@ final class PoCacheInputStream extends FSInputStream
     this.direct = sequential != null;
     this.prefetch = sequential != null ? prefetch : null;
     this.uncounted = uncounted;
+    this.preads = SerialPreads.of(in);
     this.stats = stats;
     this.outcome = outcome;
     this.fileLength = in.getFileLength();
@@ -166,7 +169,7 @@ final class PoCacheInputStream extends FSInputStream
     } catch (RuntimeException | LinkageError e) {
       // A cache-side bug or an inconsistent descriptor must not fail the read: HDFS answers.
       outcome.cacheErrorSeen();
-      in.readFully(position, buffer, offset, length);
+      preads.readFully(position, buffer, offset, length);
     }
   }
 
@@ -188,12 +191,12 @@ final class PoCacheInputStream extends FSInputStream
   private void readFullyWithParity(long position, byte[] buffer, int offset, int length) throws IOException {
     if (buffer == null || length <= 0 || offset < 0 || length > buffer.length - offset || position < 0
         || position + length > fileLength) {
-      in.readFully(position, buffer, offset, length); // HDFS's own answer, or its error
+      preads.readFully(position, buffer, offset, length); // HDFS's own answer, or its error
       return;
     }
     List<long[]> covered = proactive.covered(position, length);
     if (covered.isEmpty() && degraded == null) {
-      in.readFully(position, buffer, offset, length);
+      preads.readFully(position, buffer, offset, length);
       return;
     }
     readParts(covered, position, buffer, offset, length);
