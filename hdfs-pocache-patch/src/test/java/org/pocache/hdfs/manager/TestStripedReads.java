@@ -110,6 +110,47 @@ public class TestStripedReads {
   }
 
   /**
+   * Pieces a dead DataNode held go through HDFS's striped stream, which decodes them with
+   * one decoder per stream that is not safe for concurrent use: several threads reading
+   * one stream at once, each with its substripes in flight, still get the file's bytes
+   * (every read through the stream is serialized on it).
+   */
+  @Test
+  public void concurrentReadsOfOneStreamWithADeadDataNodeGiveTheFile() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped/dead-concurrent", 84);
+      int dead = c.hdfs.dataNodesOfBlockGroups(p).get(0)[0];
+      assertTrue("internal block 0 has no location", dead >= 0);
+      c.hdfs.cluster().stopDataNode(dead);
+      try (PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_INFLIGHT_KEY, "8")) {
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+          // The decoder's tables are built at a stream's first decode: a fresh stream each round.
+          for (int round = 0; round < 8; round++) {
+            try (FSDataInputStream in = fs.open(p)) {
+              List<java.util.concurrent.Future<Long>> reads = new java.util.ArrayList<>();
+              for (int t = 0; t < 4; t++) {
+                reads.add(threads.submit(() -> {
+                  byte[] buf = new byte[(int) LENGTH];
+                  in.readFully(0, buf);
+                  return DataPattern.firstMismatch(84, 0, buf, 0, buf.length);
+                }));
+              }
+              for (java.util.concurrent.Future<Long> r : reads) {
+                assertEquals("round " + round + ": first wrong byte (" + fs.stripedStreamReads()
+                    + " pieces through HDFS's striped stream)", -1L, (long) r.get());
+              }
+            }
+          }
+        } finally {
+          threads.shutdownNow();
+        }
+        assertTrue("no piece went through HDFS's striped stream", fs.stripedStreamReads() >= 1);
+      }
+    }
+  }
+
+  /**
    * A run of rows tells a lagging piece by its first row: with nothing suspect (parity
    * deferred) and one DataNode stalled, the run's parity is asked for once the other
    * pieces have their first cell, before any of them has its whole run (the DataNodes
