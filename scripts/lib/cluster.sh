@@ -780,8 +780,12 @@ cl_rolling_restart() { # [settle seconds], [event file]
 
 # Waits up to $1 seconds for the NameNode to leave safe mode; false if it has not.
 cl_safemode_off() {
-  local end=$((SECONDS + $1))
+  local end=$((SECONDS + $1)) port
   while ((SECONDS < end)); do
+    # A NameNode's own answer over HTTP: no JVM per poll while the daemons start on the same cores.
+    for port in $(cl_nn_http_ports); do
+      [[ $(cl_nn_jmx "$port" NameNodeInfo Safemode) == "''" ]] && return 0
+    done
     [[ $(cl_hdfs dfsadmin -safemode get 2>/dev/null) == *"Safe mode is OFF"* ]] && return 0
     sleep 2
   done
@@ -789,32 +793,88 @@ cl_safemode_off() {
 }
 
 cl_datanodes_live() {
-  local want=$1 live
+  local want=$1 live port
+  for port in $(cl_nn_http_ports); do
+    live=$(cl_nn_jmx "$port" FSNamesystemState NumLiveDataNodes)
+    [[ "$live" =~ ^[0-9]+$ && $live -ge $want ]] && return 0
+  done
   live=$(cl_hdfs dfsadmin -report -live 2>/dev/null | awk -F'[()]' '/^Live datanodes/ {print $2}')
   [[ -n "$live" && $live -ge $want ]]
 }
 
+# The NameNodes' HTTP ports (hdfs-site.xml as cl_write_conf writes it).
+cl_nn_http_ports() {
+  echo 9870
+  if [[ $(cl_get ha) == on ]]; then echo 9872; elif [[ $(cl_get federation) == on ]]; then echo 9874; fi
+}
+
+# Attribute $3 of the NameNode's JMX bean Hadoop:service=NameNode,name=$2 on HTTP port $1,
+# as a Python literal ('' for an empty string); nothing when the NameNode does not answer.
+cl_nn_jmx() {
+  python3 - "$@" <<'PY' 2>/dev/null
+import json, sys, urllib.request
+port, bean, attr = sys.argv[1:4]
+url = "http://127.0.0.1:%s/jmx?qry=Hadoop:service=NameNode,name=%s" % (port, bean)
+with urllib.request.urlopen(url, timeout=5) as r:
+    beans = json.load(r).get("beans", [])
+if beans and attr in beans[0]:
+    print(repr(beans[0][attr]))
+PY
+}
+
 cl_nodemanager_running() {
+  # The ResourceManager's REST answer first (no JVM per poll), then the yarn command.
+  python3 - <<'PY' 2>/dev/null && return 0
+import json, sys, urllib.request
+with urllib.request.urlopen("http://127.0.0.1:8088/ws/v1/cluster/nodes", timeout=5) as r:
+    nodes = ((json.load(r).get("nodes") or {}).get("node")) or []
+sys.exit(0 if any(n.get("state") == "RUNNING" for n in nodes) else 1)
+PY
   cl_yarn node -list 2>/dev/null | grep -q RUNNING
 }
 
 cl_down() {
-  local name
-  for name in nodemanager resourcemanager; do cl_stop "$name" 10; done
+  local f names=()
+  # YARN and the DataNodes together, then the NameNodes, JournalNodes and redis: each step
+  # signals every process at once and waits for them together.
   for f in "$CLUSTER_DIR"/pids/datanode*.pid; do
-    [[ -f "$f" ]] || continue
-    name=$(basename "$f" .pid)
-    cl_stop "$name" 10
+    [[ -f "$f" ]] && names+=("$(basename "$f" .pid)")
   done
-  cl_stop namenode 15
-  cl_stop namenode2 15
-  for name in journalnode1 journalnode2 journalnode3; do cl_stop "$name" 10; done
+  cl_stop_all 10 nodemanager resourcemanager ${names[@]+"${names[@]}"}
+  cl_stop_all 15 namenode namenode2
+  cl_stop_all 10 journalnode1 journalnode2 journalnode3
   cl_stop redis 5
   cl_cpu_release all
   cl_can_netns && cl_netns_down
   # Containers the NodeManager left behind (their parent was killed).
   pkill -f "$CLUSTER_DIR/data/nm-local" 2>/dev/null || true
   say "cluster: down"
+}
+
+# cl_stop for several processes at once: SIGTERM to all, up to $1 s for them to end, then SIGKILL.
+cl_stop_all() { # grace seconds, names...
+  local grace=$1 name f pid pids=() files=()
+  shift
+  for name in "$@"; do
+    f=$(cl_pidfile "$name")
+    [[ -f "$f" ]] || continue
+    pid=$(cat "$f")
+    files+=("$f")
+    if kill -0 "$pid" 2>/dev/null; then
+      # Stock 3.1.4's NodeManager on JDK 17 ignores SIGTERM: it gets SIGKILL at once.
+      if [[ $name == nodemanager ]]; then kill -KILL "$pid" 2>/dev/null || true; else kill -TERM "$pid" 2>/dev/null || true; fi
+      pids+=("$pid")
+    fi
+  done
+  local deadline=$((SECONDS + grace)) left
+  while ((SECONDS < deadline)); do
+    left=0
+    for pid in ${pids[@]+"${pids[@]}"}; do kill -0 "$pid" 2>/dev/null && left=1; done
+    ((left)) || break
+    sleep 0.5
+  done
+  for pid in ${pids[@]+"${pids[@]}"}; do kill -KILL "$pid" 2>/dev/null || true; done
+  rm -f ${files[@]+"${files[@]}"}
 }
 
 cl_status() {

@@ -85,11 +85,12 @@ USAGE
       reads each file R times (default 5) without and with DataNode 1 at 1/F; JSON and
       figure in docs/results/experiments/expN-mp.json (see docs/cluster.md)
   exp5 --cluster multiproc [--clients 4,8,12] [--files F] [--reads R] [--block-mib B]
-      [--cache-blocks C] [--factor F] [--datanodes N] [--json F] [--plot F.png]
+      [--cache-blocks C] [--factor F] [--datanodes N] [--listed-within-s S] [--json F] [--plot F.png]
       Experiment 5 on this cluster (restarted with dfs.pocache.code.k = 4 and a cache of C
       blocks, default 40): F four-block files (default 100) of B MiB blocks (default 1),
       contiguous and RS-4-2, DataNode 1 at 1/F; for each client count, that many client
-      JVMs read R Zipf-0.9 files each (default 50), as Vanilla and as POCache, at once;
+      JVMs read R Zipf-0.9 files each (default 50), as Vanilla and as POCache, at once,
+      once the Manager lists the straggler (at most S s of probe reads, default 120);
       mean and p95 per row in docs/results/experiments/exp5-mp.json
   exp14 --cluster multiproc [--cache-blocks 40,60,80] [--files F] [--reads R] [--block-mib B]
       [--factor F] [--datanodes N] [--listed-within-s S] [--json F] [--plot F.png]
@@ -745,7 +746,7 @@ ex_single_client_mp() { # exp1|exp2, options
 # a cache of --cache-blocks blocks (restarted when it does not); MultiProcessClients writes the
 # files, shapes DataNode 1 to 1/factor, and runs every client count and mode as client JVMs.
 ex_multi_client_mp() { # options
-  local clients=4,8,12 files=100 reads=50 block=1 factor=10 cacheblocks=40 datanodes=14 json="" plot=""
+  local clients=4,8,12 files=100 reads=50 block=1 factor=10 cacheblocks=40 datanodes=14 json="" plot="" listed=120
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --cluster) [[ $2 == multiproc ]] || die "experiment exp5: --cluster must be multiproc here, got '$2'"; shift 2 ;;
@@ -756,6 +757,7 @@ ex_multi_client_mp() { # options
       --factor) factor=$2; shift 2 ;;
       --cache-blocks) cacheblocks=$2; shift 2 ;;
       --datanodes) datanodes=$2; shift 2 ;;
+      --listed-within-s) listed=$2; shift 2 ;;
       --json) json=$2; shift 2 ;;
       --plot) plot=$2; shift 2 ;;
       *) ex_usage >&2; die "experiment exp5 --cluster multiproc: unknown option '$1'" ;;
@@ -775,7 +777,7 @@ ex_multi_client_mp() { # options
   "$JAVA" -Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED -Dhadoop.root.logger=WARN,console \
     -Dhadoop.home.dir="$CLUSTER_DIR/hadoop" -cp "$cp" org.pocache.experiments.paper.MultiProcessClients \
     --clients "$clients" --files "$files" --reads "$reads" --block-mib "$block" --factor "$factor" \
-    --dir /ex/exp5 --straggler-host "$CL_NET.1.2" \
+    --listed-within-s "$listed" --dir /ex/exp5 --straggler-host "$CL_NET.1.2" \
     --straggler-on "'$POCACHE_HOME/scripts/pocache' cluster straggler on 1 --factor $factor >/dev/null" \
     --straggler-off "'$POCACHE_HOME/scripts/pocache' cluster straggler off >/dev/null" \
     --straggler-sent "ip netns exec pocache-dn1 tc -s qdisc show dev pcdn1g | awk '/Sent/ {print \$2; exit}'" \

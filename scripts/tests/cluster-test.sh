@@ -13,7 +13,7 @@ POCACHE="$HOME_DIR/scripts/pocache"
 export POCACHE_CLUSTER_DIR="${POCACHE_CLUSTER_DIR:-$HOME_DIR/target/cluster-test}"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+ok() { echo "ok: $* [${SECONDS}s]"; }
 
 if [[ ",${POCACHE_SKIP:-}," == *,cluster,* ]]; then
   echo "skipped: the cluster test (POCACHE_SKIP=${POCACHE_SKIP})"
@@ -174,6 +174,7 @@ done
 # Experiment 5 at a tiny size: 2 client JVMs per row (the cluster restarted with 6 DataNodes for
 # RS-4-2 and a cache of 4 blocks); every client checks every byte it reads.
 if "$POCACHE" experiment exp5 --cluster multiproc --clients 2 --files 6 --reads 3 --cache-blocks 4 --datanodes 6 \
+    --listed-within-s 10 \
     --json "$tmp/exp5-mp.json" >"$tmp/exp5.log" 2>&1; then
   rows=$(python3 -c 'import json, sys; print(" ".join("%s/%d/%d" % (r["mode"].replace(" ", "-"), r["clients"],
     sum(len(c) for c in r["latencies_ms_per_client"])) for r in json.load(open(sys.argv[1]))["rows"]))' \

@@ -66,7 +66,7 @@ import org.pocache.testkit.DataPattern;
  * <pre>
  *   MultiProcessClients --clients 4,8,12 --files 100 --reads 50 --block-mib 1 --dir /ex/exp5
  *       --straggler-host 10.77.1.2 --straggler-on CMD --straggler-off CMD [--straggler-sent CMD]
- *       --json F --plot F.png
+ *       [--listed-within-s 120] --json F --plot F.png
  * </pre>
  */
 public final class MultiProcessClients {
@@ -82,10 +82,12 @@ public final class MultiProcessClients {
     int reads;
     long block;
     double factor;
+    int listedWithin;
     Options o;
     try {
       o = Options.parse(args, Arrays.asList("clients", "files", "reads", "block-mib", "factor", "dir",
-          "straggler-host", "straggler-on", "straggler-off", "straggler-sent", "json", "plot", "command"),
+          "straggler-host", "straggler-on", "straggler-off", "straggler-sent", "listed-within-s", "json", "plot",
+          "command"),
           Collections.emptyList());
       for (String name : Arrays.asList("dir", "straggler-host", "straggler-on", "straggler-off", "json", "plot")) {
         if (!o.has(name)) {
@@ -97,6 +99,7 @@ public final class MultiProcessClients {
       reads = o.intValue("reads", 50, 1, 100_000);
       block = (long) o.intValue("block-mib", 1, 1, 1024) << 20;
       factor = o.doubleValue("factor", 10, 1);
+      listedWithin = o.intValue("listed-within-s", 120, 0, 3600);
     } catch (UsageException e) {
       System.err.println("MultiProcessClients: " + e.getMessage());
       System.exit(2);
@@ -104,7 +107,7 @@ public final class MultiProcessClients {
     }
     long t0 = System.nanoTime();
     File plot = new File(o.string("plot", null));
-    Outcome out = run(clients, files, reads, block, factor, new Path(o.string("dir", null)),
+    Outcome out = run(clients, files, reads, block, factor, listedWithin, new Path(o.string("dir", null)),
         o.string("straggler-host", null), o.string("straggler-on", null), o.string("straggler-off", null),
         o.string("straggler-sent", null), plot, System.out);
     out.put("command", o.string("command", ""));
@@ -115,8 +118,9 @@ public final class MultiProcessClients {
     System.out.println("wrote " + json + " and " + plot);
   }
 
-  static Outcome run(int[] clients, int files, int reads, long block, double factor, Path dir, String stragglerHost,
-      String stragglerOn, String stragglerOff, String stragglerSent, File plot, PrintStream out) throws IOException {
+  static Outcome run(int[] clients, int files, int reads, long block, double factor, int listedWithin, Path dir,
+      String stragglerHost, String stragglerOn, String stragglerOff, String stragglerSent, File plot, PrintStream out)
+      throws IOException {
     Configuration conf = new HdfsConfiguration(); // hdfs-site.xml too: the cache's capacity is there
     conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
@@ -155,7 +159,7 @@ public final class MultiProcessClients {
       evict(m, dir);
       MultiProcessReads.run(stragglerOn, out);
       try {
-        boolean listed = awaitListed(fs, m, r1, straggler.getXferAddr(), 120, out);
+        boolean listed = awaitListed(fs, m, r1, straggler.getXferAddr(), listedWithin, out);
         o.config("straggler_listed_before_reads", listed);
         File confFile = new File(work, "cluster.xml");
         try (OutputStream os = new FileOutputStream(confFile)) {
@@ -236,7 +240,7 @@ public final class MultiProcessClients {
   /**
    * Reads blocks of every DataNode through stock HDFS, one thread per DataNode reading
    * its blocks over and over, until the Manager lists exactly the straggler, at most
-   * 120 s; says how long it took, or that it did not happen (the reads then start with
+   * {@code seconds}; says how long it took, or that it did not happen (the reads then start with
    * the straggler unlisted, and POCache's clients find it by their own reads). A DataNode
    * times what it serves as the time its socket took the bytes, so a shaped link shows
    * only under a load that keeps its socket full: one read at a time fits in the
