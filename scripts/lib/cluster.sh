@@ -66,11 +66,12 @@ cl_usage() {
 Usage: pocache cluster <command>
 
   up [--datanodes N] [--rate MiB/s|none] [--pocache on|off] [--ha] [--hadoop 3.1|3.4] [--redis-maxmemory MiB]
-     [--set key=value]...
+     [--yarn on|off] [--set key=value]...
                      start NameNode (+ POCache Manager), N DataNodes (default 5), each in its
                      own network namespace, unshaped (--rate none, the default) or shaped to
                      --rate MiB/s by tc tbf, redis-server,
-                     ResourceManager and NodeManager; prints where everything is. --set adds a
+                     ResourceManager and NodeManager (not with --yarn off: HDFS only, for reads
+                     without jobs); prints where everything is. --set adds a
                      property to every daemon's and the clients' hdfs-site.xml (e.g.
                      dfs.pocache.code.k=6)
                      --hadoop 3.4: Hadoop 3.4.1's daemons (jars from Maven Central) with the drop-in
@@ -507,7 +508,7 @@ cl_rate_words() { if [[ $1 == none ]]; then echo "unshaped"; else echo "at $1 Mi
 cl_port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
 cl_up() {
-  local n=5 rate=none pocache=on maxmem=1536 extra=() codek=4 ha=off line=3.1
+  local n=5 rate=none pocache=on maxmem=1536 extra=() codek=4 ha=off line=3.1 yarn=on
   CL_FED=off # the last cluster's layout does not carry over: only --federation makes one
   while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -523,12 +524,14 @@ cl_up() {
       --ha) ha=on; shift ;;
       --federation) CL_FED=on; shift ;;
       --hadoop) line=$2; shift 2 ;;
+      --yarn) yarn=$2; shift 2 ;;
       *) cl_usage >&2; die "cluster up: unknown option '$1'" ;;
     esac
   done
   [[ "$n" =~ ^[0-9]+$ && $n -ge 1 && $n -le 20 ]] || die "cluster up: --datanodes must be 1-20, got '$n'"
   cl_valid_rate "$rate" || die "cluster up: --rate must be MiB/s or none, got '$rate'"
   [[ $pocache == on || $pocache == off ]] || die "cluster up: --pocache must be on or off, got '$pocache'"
+  [[ $yarn == on || $yarn == off ]] || die "cluster up: --yarn must be on or off, got '$yarn'"
   [[ $ha == on && $CL_FED == on ]] && die "cluster up: --ha or --federation, not both"
   cl_can_netns || die "cluster up: needs root with ip and tc (iproute2) for the DataNodes' network namespaces"
   if cl_alive namenode; then
@@ -540,8 +543,8 @@ cl_up() {
   cl_install_hadoop
   cl_install_dropin
   mkdir -p "$CLUSTER_DIR"/{logs,pids,data}
-  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\nha=%s\nhadoop=%s\nfederation=%s\n' "$n" "$rate" "$pocache" \
-    "$codek" "$ha" "$CL_LINE" "$CL_FED" >"$CLUSTER_DIR/cluster.env"
+  printf 'datanodes=%s\nrate=%s\npocache=%s\ncode_k=%s\nha=%s\nhadoop=%s\nfederation=%s\nyarn=%s\n' "$n" "$rate" \
+    "$pocache" "$codek" "$ha" "$CL_LINE" "$CL_FED" "$yarn" >"$CLUSTER_DIR/cluster.env"
   cl_write_conf "$pocache" "$n" "$ha" ${extra[@]+"${extra[@]}"}
   # A NameNode formatted for one layout (one NameNode, or an HA pair) does not start as the
   # other: the file system is made afresh, DataNodes' blocks included.
@@ -581,8 +584,10 @@ cl_up() {
     cl_netns_up "$i" "$rate"
     cl_start_datanode "$i"
   done
-  cl_start_java resourcemanager "$CL_CONF" 1g "" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
-  cl_start_java nodemanager "$CL_CONF" 768m "" org.apache.hadoop.yarn.server.nodemanager.NodeManager
+  if [[ $yarn == on ]]; then
+    cl_start_java resourcemanager "$CL_CONF" 1g "" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
+    cl_start_java nodemanager "$CL_CONF" 768m "" org.apache.hadoop.yarn.server.nodemanager.NodeManager
+  fi
 
   cl_wait "$n DataNodes" 120 "$CLUSTER_DIR/logs/namenode.log" cl_datanodes_live "$n"
   if ! cl_safemode_off 120; then
@@ -594,7 +599,7 @@ cl_up() {
   fi
   cl_hdfs dfs -mkdir -p /tmp /user/root /tmp/hadoop-yarn/staging >/dev/null 2>&1 || true
   cl_hdfs dfs -chmod -R 1777 /tmp >/dev/null 2>&1 || true
-  cl_wait "the NodeManager" 120 "$CLUSTER_DIR/logs/nodemanager.log" cl_nodemanager_running
+  [[ $yarn == on ]] && cl_wait "the NodeManager" 120 "$CLUSTER_DIR/logs/nodemanager.log" cl_nodemanager_running
   if [[ $pocache == on ]]; then
     cl_wait "the POCache Manager" 60 "$CLUSTER_DIR/logs/namenode.log" cl_port_open 127.0.0.1 "$CL_MANAGER_PORT"
     if [[ $ha == on ]]; then
@@ -608,7 +613,7 @@ cl_up() {
   local where="NameNode hdfs://127.0.0.1:$CL_NN_PORT"
   [[ $ha == on ]] && where="NameNodes nn1 (active) 127.0.0.1:$CL_NN_PORT and nn2 127.0.0.1:$CL_NN2_PORT of hdfs://$CL_NS, 3 JournalNodes"
   [[ $CL_FED == on ]] && where="NameNodes of ns1 127.0.0.1:$CL_NN_PORT and ns2 127.0.0.1:$CL_FED_NN2_PORT behind viewfs://pocache-fed/ (/ns1, /ns2)"
-  say "cluster: up: Hadoop $HADOOP_VERSION; $where, $n DataNodes $(cl_rate_words "$rate") ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, YARN 127.0.0.1:8032; POCache $pocache"
+  say "cluster: up: Hadoop $HADOOP_VERSION; $where, $n DataNodes $(cl_rate_words "$rate") ($CL_NET.<i>.2), redis 127.0.0.1:$CL_REDIS_PORT, $([[ $yarn == on ]] && echo "YARN 127.0.0.1:8032" || echo "no YARN"); POCache $pocache"
   say "cluster: conf $CL_CONF, logs $CLUSTER_DIR/logs"
 }
 

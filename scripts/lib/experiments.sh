@@ -124,6 +124,8 @@ ex_job() { # fsimpl, log, RunJar args...
   shift 2
   local t0 t1 jar=$1 prog=$2
   shift 2
+  [[ $(cl_get yarn) != off ]] || die "experiment: jobs need YARN, and the cluster runs without it (an experiment" \
+    "that reads only restarted it with --yarn off): scripts/pocache cluster down, then cluster up"
   t0=$(date +%s%N)
   # JSON job history (the same events as the default binary form) so that summarize.py can
   # read every task's CPU and time without Hadoop on its path.
@@ -718,7 +720,7 @@ ex_single_client_mp() { # exp1|exp2, options
         || $(cl_get pocache) != on ]]; then
       say "experiment $id: (re)starting the cluster with $datanodes DataNodes and dfs.pocache.code.k = $k"
       cl_alive namenode && cl_down
-      cl_up --datanodes "$datanodes" --set "dfs.pocache.code.k=$k"
+      cl_up --datanodes "$datanodes" --yarn off --set "dfs.pocache.code.k=$k"
     fi
     cl_straggler off >/dev/null
     local common=(--layout "$layout" --k "$k" --block-mib "$block" --files "$files" --dir "/ex/$id/k$k"
@@ -840,7 +842,7 @@ ex_cluster_with_cache() { # id, datanodes, capacity bytes, cache blocks, [key=va
       || $(cl_get datanodes) -lt $datanodes || $(cl_get pocache) != on ]]; then
     say "experiment $id: (re)starting the cluster with $datanodes DataNodes, dfs.pocache.code.k = 4 and a cache of $blocks blocks${*:+ ($*)}"
     cl_alive namenode && cl_down
-    cl_up --datanodes "$datanodes" --set dfs.pocache.code.k=4 "${sets[@]}"
+    cl_up --datanodes "$datanodes" --yarn off --set dfs.pocache.code.k=4 "${sets[@]}"
   fi
   cl_straggler off >/dev/null
 }

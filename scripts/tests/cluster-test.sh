@@ -3,6 +3,7 @@
 # Hadoop 3.1.4 NameNode, DataNodes (each in its own network namespace), YARN and a
 # redis-server as separate processes, configured by XML files only; then POCache must be
 # on everywhere, serve reads, survive stragglers of both kinds, and run a MapReduce job.
+# Then an HA pair with a failover, and federation on Hadoop 3.4.1 servers.
 # Run by `scripts/pocache test` after the Maven suite. Needs root (network namespaces), ip,
 # tc and a free port 9000; without them it fails and says what is missing, unless the caller
 # asked to skip it by name (POCACHE_SKIP=cluster).
@@ -156,23 +157,21 @@ if "$POCACHE" cluster jar "$ex" wordcount /words /wc-out >"$tmp/job.log" 2>&1; t
 else
   fail "wordcount failed: $(tail -20 "$tmp/job.log")"
 fi
-# Experiments 1 and 2 on this cluster at a tiny size (so that they do not rot): the cluster is
-# restarted with dfs.pocache.code.k = 2 and 4 DataNodes (RS-2-2 needs 4); every read is checked.
-for e in exp2 exp1; do
-  if "$POCACHE" experiment $e --cluster multiproc --k 2 --files 1 --repeats 1 --block-mib 1 --datanodes 4 \
-      --json "$tmp/$e-mp.json" >"$tmp/$e.log" 2>&1; then
-    modes=$(python3 -c 'import json, sys; print(" ".join(sorted({r["mode"] + ("+s" if r["straggler"] else "")
-      for r in json.load(open(sys.argv[1]))["rows"]})))' "$tmp/$e-mp.json" 2>&1)
-    want="pocache pocache+s vanilla vanilla+s"
-    [[ $e == exp1 ]] && want="hr hr+s hr-default hr-default+s pocache pocache+s pr pr+s vanilla vanilla+s"
-    [[ "$modes" == "$want" && -s "$tmp/$e-mp.png" ]] && ok "experiment $e --cluster multiproc: $modes" \
-      || fail "experiment $e --cluster multiproc: rows '$modes', want '$want'"
-  else
-    fail "experiment $e --cluster multiproc: $(tail -20 "$tmp/$e.log")"
-  fi
-done
-# Experiment 5 at a tiny size: 2 client JVMs per row (the cluster restarted with 6 DataNodes for
-# RS-4-2 and a cache of 4 blocks); every client checks every byte it reads.
+# The paper's experiments on this cluster at a tiny size, so that they do not rot. They share one
+# restart: experiment 14's (6 DataNodes, dfs.pocache.code.k = 4, CSAC+LFU and a cache of 4 blocks)
+# suits 5, 16, 2 and 1 as well. Experiment 14: six files placed as planned three ways and read 12
+# times by each strategy, every byte checked.
+if "$POCACHE" experiment exp14 --cluster multiproc --cache-blocks 4 --files 6 --reads 12 --datanodes 6 \
+    --listed-within-s 10 --json "$tmp/exp14-mp.json" >"$tmp/exp14.log" 2>&1; then
+  rows=$(python3 -c 'import json, sys; print(" ".join("%s/%d/%d" % (r["mode"], r["cache_blocks"], r["reads"])
+    for r in json.load(open(sys.argv[1]))["rows"]))' "$tmp/exp14-mp.json" 2>&1)
+  want="SR/4/12 DC1/4/12 DC2/4/12 OR/4/12 POCache/4/12"
+  [[ "$rows" == "$want" && -s "$tmp/exp14-mp.png" ]] && ok "experiment exp14 --cluster multiproc: $rows" \
+    || fail "experiment exp14 --cluster multiproc: rows '$rows', want '$want'"
+else
+  fail "experiment exp14 --cluster multiproc: $(tail -20 "$tmp/exp14.log")"
+fi
+# Experiment 5 at a tiny size: 2 client JVMs per row; every client checks every byte it reads.
 if "$POCACHE" experiment exp5 --cluster multiproc --clients 2 --files 6 --reads 3 --cache-blocks 4 --datanodes 6 \
     --listed-within-s 10 \
     --json "$tmp/exp5-mp.json" >"$tmp/exp5.log" 2>&1; then
@@ -185,7 +184,7 @@ if "$POCACHE" experiment exp5 --cluster multiproc --clients 2 --files 6 --reads 
 else
   fail "experiment exp5 --cluster multiproc: $(tail -20 "$tmp/exp5.log")"
 fi
-# Experiment 16 at a tiny size on the same cluster: DataNodes slowed and freed at random every
+# Experiment 16 at a tiny size: DataNodes slowed and freed at random every
 # second while one client JVM per mode reads (and checks) 30 files.
 if "$POCACHE" experiment exp16 --cluster multiproc --files 6 --reads 30 --cache-blocks 4 --datanodes 6 \
     --epoch-s 1 --p 0.5 --json "$tmp/exp16-mp.json" >"$tmp/exp16.log" 2>&1; then
@@ -198,20 +197,70 @@ print(" ".join("%s/%d" % (r["mode"].replace(" ", "-"), r["reads"]) for r in rows
 else
   fail "experiment exp16 --cluster multiproc: $(tail -20 "$tmp/exp16.log")"
 fi
-# Experiment 14 at a tiny size: the cluster restarted with CSAC+LFU and a cache of 4 blocks, six
-# files placed as planned three ways and read 12 times by each strategy, every byte checked.
-if "$POCACHE" experiment exp14 --cluster multiproc --cache-blocks 4 --files 6 --reads 12 --datanodes 6 \
-    --listed-within-s 10 --json "$tmp/exp14-mp.json" >"$tmp/exp14.log" 2>&1; then
-  rows=$(python3 -c 'import json, sys; print(" ".join("%s/%d/%d" % (r["mode"], r["cache_blocks"], r["reads"])
-    for r in json.load(open(sys.argv[1]))["rows"]))' "$tmp/exp14-mp.json" 2>&1)
-  want="SR/4/12 DC1/4/12 DC2/4/12 OR/4/12 POCache/4/12"
-  [[ "$rows" == "$want" && -s "$tmp/exp14-mp.png" ]] && ok "experiment exp14 --cluster multiproc: $rows" \
-    || fail "experiment exp14 --cluster multiproc: rows '$rows', want '$want'"
-else
-  fail "experiment exp14 --cluster multiproc: $(tail -20 "$tmp/exp14.log")"
-fi
+# Experiments 1 and 2 at a tiny size on the same cluster (k = 4 and 6 DataNodes: RS-4-2 for
+# experiment 2); every read is checked.
+for e in exp2 exp1; do
+  if "$POCACHE" experiment $e --cluster multiproc --k 4 --files 1 --repeats 1 --block-mib 1 --datanodes 6 \
+      --json "$tmp/$e-mp.json" >"$tmp/$e.log" 2>&1; then
+    modes=$(python3 -c 'import json, sys; print(" ".join(sorted({r["mode"] + ("+s" if r["straggler"] else "")
+      for r in json.load(open(sys.argv[1]))["rows"]})))' "$tmp/$e-mp.json" 2>&1)
+    want="pocache pocache+s vanilla vanilla+s"
+    [[ $e == exp1 ]] && want="hr hr+s hr-default hr-default+s pocache pocache+s pr pr+s vanilla vanilla+s"
+    [[ "$modes" == "$want" && -s "$tmp/$e-mp.png" ]] && ok "experiment $e --cluster multiproc: $modes" \
+      || fail "experiment $e --cluster multiproc: rows '$modes', want '$want'"
+  else
+    fail "experiment $e --cluster multiproc: $(tail -20 "$tmp/$e.log")"
+  fi
+done
 status=$("$POCACHE" cluster status 2>&1)
 [[ "$status" == *"namenode"* && "$status" != *"DEAD"* ]] && ok "cluster status" || fail "status: $status"
+
+
+# README step 3's HA keys, as `cluster up --ha` writes them (hdfs-site.xml only): both NameNodes
+# host a Manager; a file cached before a manual failover (hdfs haadmin -failover) is read after
+# it as a hit of the new active Manager, which took the index over from Redis: no refill.
+"$POCACHE" cluster down >/dev/null 2>&1
+rm -rf "$POCACHE_CLUSTER_DIR/data" "$POCACHE_CLUSTER_DIR"/dn*
+if "$POCACHE" cluster up --ha --datanodes 3 --yarn off >"$tmp/ha-up.log" 2>&1; then
+  grep -q "POCache Manager listening" "$logs/namenode2.log" && grep -q "POCache Manager listening" "$logs/namenode.log" \
+    && ok "HA: both NameNodes host a Manager" || fail "HA: a NameNode without its Manager"
+  "$POCACHE" cluster hdfs dfs -D dfs.blocksize=1048576 -put "$tmp/data" /ha >/dev/null 2>&1 || fail "HA: put /ha"
+  out=$("$POCACHE" cluster jar "$jar" -ls /ha 2>&1)
+  [[ "$out" == *"CACHED "*" /ha" ]] && ok "HA: the write was cached by the active NameNode's Manager" \
+    || fail "HA: /ha not cached on write: $out"
+  if "$POCACHE" cluster failover >/dev/null 2>&1; then
+    "$POCACHE" cluster hdfs dfs -cat /ha >"$tmp/back" 2>/dev/null
+    cmp -s "$tmp/data" "$tmp/back" && ok "HA: exact bytes after the failover" || fail "HA: other bytes after the failover"
+    out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
+    [[ "$out" =~ Hits:\ +[1-9] && "$out" =~ Files\ cached:\ +1[^0-9] ]] \
+      && ok "HA: after the failover the new active Manager served the parity cached before it (a hit, 1 file)" \
+      || fail "HA: the new active Manager did not serve the parity cached before the failover: $out"
+  else
+    fail "HA: cluster failover"
+  fi
+else
+  fail "HA: cluster up --ha: $(tail -20 "$tmp/ha-up.log")"
+fi
+
+# Federation (README step 3's per-nameservice keys) on Hadoop 3.4.1 servers with the drop-in
+# jar for 3.3 and later: two nameservices behind a ViewFs mount table, each with its Manager
+# and its own Redis key prefix; a file in each is cached by its own Manager and read exactly.
+"$POCACHE" cluster down >/dev/null 2>&1
+rm -rf "$POCACHE_CLUSTER_DIR/data" "$POCACHE_CLUSTER_DIR"/dn*
+if "$POCACHE" cluster up --federation --hadoop 3.4 --datanodes 3 --yarn off >"$tmp/fed-up.log" 2>&1; then
+  if "$POCACHE" experiment federation --mib 4 --block-mib 1 --json "$tmp/fed.json" >"$tmp/fed.log" 2>&1; then
+    got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(" ".join("%s:%s" % (r["nameservice"], "ok" if r["cached"] and r["bytes_right"] and r["hits_after"] > r["hits_before"]
+    and r["redis_keys"] > 0 else "no") for r in d["nameservices"]), d["keys_outside_the_prefixes"])' "$tmp/fed.json" 2>&1)
+    [[ "$got" == "ns1:ok ns2:ok 0" ]] \
+      && ok "federation (Hadoop 3.4.1): each nameservice's file cached by its Manager, a hit, exact bytes, its own keys" \
+      || fail "federation: '$got', want 'ns1:ok ns2:ok 0' ($(tail -5 "$tmp/fed.log"))"
+  else
+    fail "experiment federation: $(tail -20 "$tmp/fed.log")"
+  fi
+else
+  fail "federation: cluster up --federation --hadoop 3.4: $(tail -20 "$tmp/fed-up.log")"
+fi
 
 "$POCACHE" cluster down >/dev/null 2>&1
 trap - EXIT
