@@ -83,6 +83,41 @@ final class ManagerCluster implements AutoCloseable {
     return new ManagerClient(address(), hdfs.conf(), 5000);
   }
 
+  /**
+   * Writes {@code length} bytes of {@link DataPattern} {@code seed} to {@code name} through
+   * POCache, in a directory of erasure coding policy {@code policy} with block groups of
+   * {@code blockSize} per internal block, and checks that the write was cached as a
+   * striped file; returns its descriptor.
+   */
+  ParityDescriptor writeCachedStriped(String policy, Path name, long seed, long length, long blockSize)
+      throws Exception {
+    org.apache.hadoop.test.GenericTestUtils.waitFor(() -> manager().cache().ready(), 50, 10_000);
+    hdfs.enableErasureCodingPolicy(policy);
+    hdfs.fs().mkdirs(name.getParent());
+    hdfs.fs().setErasureCodingPolicy(name.getParent(), policy);
+    try (org.pocache.hdfs.client.PoCacheFileSystem fs = pocacheClient()) {
+      try (FSDataOutputStream out = fs.create(name, true, 4096, (short) 1, blockSize)) {
+        byte[] chunk = new byte[65_537];
+        for (long pos = 0; pos < length; ) {
+          int n = (int) Math.min(chunk.length, length - pos);
+          DataPattern.fill(seed, pos, chunk, 0, n);
+          out.write(chunk, 0, n);
+          pos += n;
+        }
+      }
+      if (fs.cachedWrites() != 1) {
+        throw new AssertionError(name + ": " + fs.cachedWrites() + " cached writes, not 1");
+      }
+    }
+    try (ManagerClient m = client()) {
+      ParityDescriptor d = m.getDescriptor(name.toString()).getParity();
+      if (d == null || d.getLayout() != ParityDescriptor.Layout.STRIPED) {
+        throw new AssertionError(name + " not cached as a striped file: " + d);
+      }
+      return d;
+    }
+  }
+
   Manager manager() {
     return mini.managerInProcess();
   }

@@ -21,14 +21,11 @@ import static org.junit.Assert.assertTrue;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.protocol.ManagerClient;
-import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 import org.pocache.testkit.hdfs.DataNodeReadMetrics;
 import org.pocache.testkit.hdfs.DataNodeThrottle;
@@ -237,29 +234,8 @@ public class TestStripedReads {
   }
 
   private static Path writeCached(ManagerCluster c, String name, long seed) throws Exception {
-    GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
-    c.hdfs.enableErasureCodingPolicy(POLICY);
-    Path dir = new Path(name).getParent();
-    c.hdfs.fs().mkdirs(dir);
-    c.hdfs.fs().setErasureCodingPolicy(dir, POLICY);
     Path p = new Path(name);
-    try (PoCacheFileSystem fs = c.pocacheClient()) {
-      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
-        byte[] chunk = new byte[10_007];
-        for (long pos = 0; pos < LENGTH; ) {
-          int n = (int) Math.min(chunk.length, LENGTH - pos);
-          DataPattern.fill(seed, pos, chunk, 0, n);
-          out.write(chunk, 0, n);
-          pos += n;
-        }
-      }
-      assertEquals(1, fs.cachedWrites());
-    }
-    try (ManagerClient m = c.client()) {
-      ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
-      assertTrue(p + " not cached", d != null && d.getLayout() == ParityDescriptor.Layout.STRIPED);
-      assertEquals(4, d.getSubstripesPerStripe());
-    }
+    assertEquals(4, c.writeCachedStriped(POLICY, p, seed, LENGTH, ManagerCluster.BLOCK).getSubstripesPerStripe());
     return p;
   }
 

@@ -22,14 +22,10 @@ import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.Random;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.manager.PoCacheConfigKeys;
-import org.pocache.manager.protocol.ManagerClient;
-import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.testkit.DataPattern;
 
 /**
@@ -218,28 +214,8 @@ public class TestStripedSequentialReads {
   }
 
   private static Path writeCached(ManagerCluster c, String name, long seed, long blockSize) throws Exception {
-    GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
-    c.hdfs.enableErasureCodingPolicy(POLICY);
-    Path dir = new Path(name).getParent();
-    c.hdfs.fs().mkdirs(dir);
-    c.hdfs.fs().setErasureCodingPolicy(dir, POLICY);
     Path p = new Path(name);
-    try (PoCacheFileSystem fs = c.pocacheClient()) {
-      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, blockSize)) {
-        byte[] chunk = new byte[65_537];
-        for (long pos = 0; pos < LENGTH; ) {
-          int n = (int) Math.min(chunk.length, LENGTH - pos);
-          DataPattern.fill(seed, pos, chunk, 0, n);
-          out.write(chunk, 0, n);
-          pos += n;
-        }
-      }
-      assertEquals(1, fs.cachedWrites());
-    }
-    try (ManagerClient m = c.client()) {
-      ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
-      assertTrue(p + " not cached", d != null && d.getLayout() == ParityDescriptor.Layout.STRIPED);
-    }
+    c.writeCachedStriped(POLICY, p, seed, LENGTH, blockSize);
     return p;
   }
 }
