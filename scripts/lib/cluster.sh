@@ -785,24 +785,31 @@ cl_rolling_restart() { # [settle seconds], [event file]
 
 # Waits up to $1 seconds for the NameNode to leave safe mode; false if it has not.
 cl_safemode_off() {
-  local end=$((SECONDS + $1)) port
+  local end=$((SECONDS + $1)) port answered mode
   while ((SECONDS < end)); do
-    # A NameNode's own answer over HTTP: no JVM per poll while the daemons start on the same cores.
+    # A NameNode's own answer over HTTP: no JVM per poll while the daemons start on the same
+    # cores; dfsadmin only when no NameNode answers there.
+    answered=no
     for port in $(cl_nn_http_ports); do
-      [[ $(cl_nn_jmx "$port" NameNodeInfo Safemode) == "''" ]] && return 0
+      mode=$(cl_nn_jmx "$port" NameNodeInfo Safemode)
+      [[ $mode == "''" ]] && return 0
+      [[ -n $mode ]] && answered=yes
     done
-    [[ $(cl_hdfs dfsadmin -safemode get 2>/dev/null) == *"Safe mode is OFF"* ]] && return 0
+    [[ $answered == no && $(cl_hdfs dfsadmin -safemode get 2>/dev/null) == *"Safe mode is OFF"* ]] && return 0
     sleep 2
   done
   return 1
 }
 
 cl_datanodes_live() {
-  local want=$1 live port
+  local want=$1 live port answered=no
   for port in $(cl_nn_http_ports); do
     live=$(cl_nn_jmx "$port" FSNamesystemState NumLiveDataNodes)
-    [[ "$live" =~ ^[0-9]+$ && $live -ge $want ]] && return 0
+    [[ "$live" =~ ^[0-9]+$ ]] || continue
+    ((live >= want)) && return 0
+    answered=yes
   done
+  [[ $answered == no ]] || return 1
   live=$(cl_hdfs dfsadmin -report -live 2>/dev/null | awk -F'[()]' '/^Live datanodes/ {print $2}')
   [[ -n "$live" && $live -ge $want ]]
 }
