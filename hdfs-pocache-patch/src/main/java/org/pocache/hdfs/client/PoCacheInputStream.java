@@ -105,6 +105,8 @@ final class PoCacheInputStream extends FSInputStream
   private long aheadAt;
   /** While direct: the direct stream may not be at {@code pos} (a seek, the prefetch served bytes): seek it first. */
   private boolean inBehind;
+  /** Sequential reads were handed over at a late subblock and may come back ({@link #resume}). */
+  private boolean resumable;
   /**
    * Opens the stream direct reads go through: one whose DataNode failures end its read at
    * once ({@code dfs.client.max.block.acquire.failures} 0), so a block whose DataNode is
@@ -287,6 +289,9 @@ final class PoCacheInputStream extends FSInputStream
           return n;
         }
       }
+      if (!direct && resumable) {
+        resume();
+      }
       if (direct) {
         int n = readDirect(b, off, len, null);
         if (n != HANDED_OVER) {
@@ -429,7 +434,8 @@ final class PoCacheInputStream extends FSInputStream
         }
         timed = -1;
       } else if (contiguous.lateForCaller(g, timedNanos)) {
-        direct = false; // the rest of this subblock, and what follows, are the SequentialReader's
+        direct = false; // the rest of this subblock, and what follows until handBack, are the SequentialReader's
+        resumable = true;
       }
     } catch (RuntimeException | LinkageError e) {
       fallBackToHdfs(e);
@@ -471,6 +477,23 @@ final class PoCacheInputStream extends FSInputStream
       inBehind = direct;
     }
     return n;
+  }
+
+  /**
+   * After a late subblock: the caller's own reads of HDFS's stream again, from the next
+   * subblock the {@link SequentialReader} gives back ({@link SequentialReader#handBack}).
+   */
+  private void resume() {
+    try {
+      if (pos % contiguous.subblockSize() == 0 && contiguous.handBack(pos)) {
+        direct = true;
+        resumable = false;
+        inBehind = true; // the direct stream seeks to pos at its next read
+        directMoved();
+      }
+    } catch (RuntimeException | LinkageError e) {
+      resumable = false; // the SequentialReader serves on; it falls back itself if it must
+    }
   }
 
   /** The caller jumped to {@code at}: a new run of reads begins there. */
@@ -518,6 +541,7 @@ final class PoCacheInputStream extends FSInputStream
     sequential = null;
     contiguous = null;
     direct = false;
+    resumable = false;
     inBehind = false;
     if (prefetch != null) {
       prefetch.close();
@@ -564,6 +588,9 @@ final class PoCacheInputStream extends FSInputStream
           if (n > 0) {
             return n;
           }
+        }
+        if (!direct && resumable) {
+          resume();
         }
         if (direct) {
           int n = readDirect(null, 0, 0, buf);
@@ -750,6 +777,12 @@ final class PoCacheInputStream extends FSInputStream
   }
 
   /** The sequential reader's streamed bytes, 0 if there is none yet (for tests). */
+  /** How often sequential reads came back to HDFS's stream after a late subblock (for tests). */
+  int handedBack() {
+    SequentialReader s = contiguous;
+    return s == null ? 0 : s.handedBack();
+  }
+
   long streamedBytes() {
     SequentialReader s = contiguous;
     return s == null ? 0 : s.streamedBytes();

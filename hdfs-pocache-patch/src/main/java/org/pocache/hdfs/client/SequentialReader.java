@@ -193,6 +193,8 @@ final class SequentialReader implements SequentialSource {
   private final Map<Long, Integer> lateInRow = new HashMap<>();
   /** The subblock the caller's own reads found late, -1 if none: rebuilt at once. @GuardedBy("lock") */
   private long lateByCaller = -1;
+  /** How often the caller took its reads back ({@link #handBack}). @GuardedBy("lock") */
+  private int handedBack;
   /** Whether a rebuild of this reader has come back with its bytes (the first pays the setup). */
   private boolean rebuiltOnce;
   /** Blocks parity cannot rescue: streamed whatever their speed. @GuardedBy("lock") */
@@ -1092,6 +1094,56 @@ final class SequentialReader implements SequentialSource {
   }
 
   /**
+   * Whether the caller, which handed its reads over at a late subblock
+   * ({@link #lateForCaller}), may read the subblock starting at {@code pos} itself again:
+   * the late one is behind it, nothing of its block is left to parity, no rebuild is under
+   * way or owed, and the read-ahead has not finished it. A late read that was a pause (a
+   * collection in the client or a DataNode, a busy core) then costs one rebuild and the
+   * read-ahead's few subblocks, not the rest of the file. If so the read-ahead stops and
+   * drops what it has of the subblocks not yet read; the next {@link #read} starts it again.
+   */
+  boolean handBack(long pos) {
+    long g = pos / subblock;
+    if (pos != g * subblock || pos >= fileLength) {
+      return false;
+    }
+    synchronized (lock) {
+      if (closed || openFailure != null || lateByCaller >= 0 || head < 0 || g < head || g >= head + window) {
+        return false;
+      }
+      long block = blockOf(g);
+      if (rebuiltBlocks.contains(block) || downBlocks.contains(block) || unrescuable.contains(block)) {
+        return false;
+      }
+      for (Slot s : slots) {
+        if (s.g >= g && (s.rebuilding || s.rebuilt != null || s.error != null)) {
+          return false;
+        }
+      }
+      if (slots[(int) (g % window)].complete()) {
+        return false; // read ahead already: served from memory
+      }
+      fastPiece = null;
+      fastTo = 0;
+      epoch++;
+      for (Slot s : slots) {
+        recycle(s);
+      }
+      head = -1; // the streamer waits until the caller hands over again
+      handedBack++;
+      lock.notifyAll();
+      return true;
+    }
+  }
+
+  /** How often the caller took its reads back (for tests and DEBUG). */
+  int handedBack() {
+    synchronized (lock) {
+      return handedBack;
+    }
+  }
+
+  /**
    * Subblock {@code g} was read whole from its DataNode, outside this reader (by the caller
    * or a prefetch), in {@code nanos}: timed and reported as a streamed one.
    */
@@ -1102,6 +1154,9 @@ final class SequentialReader implements SequentialSource {
       return;
     }
     times.learn(nanos);
+    synchronized (lock) {
+      lateInRow.remove(blockOf(g)); // on time: the late ones were not in a row
+    }
     SubblockAddress a = layout.locate(start);
     rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false);
   }

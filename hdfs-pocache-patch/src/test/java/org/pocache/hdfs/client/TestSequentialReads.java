@@ -16,7 +16,6 @@
 package org.pocache.hdfs.client;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
@@ -242,6 +241,34 @@ public class TestSequentialReads {
   }
 
   /**
+   * One stall (a collection in a DataNode, a busy core) makes one subblock late: it is
+   * rebuilt, and from the next subblock on the caller reads HDFS's stream itself again,
+   * not through the read-ahead (its thread and copies) for the rest of the file.
+   */
+  @Test
+  public void afterAStallTheCallerReadsHdfsStreamItselfAgain() throws Exception {
+    Path p = new Path("/sequential/stall-back");
+    cachedFile(p, 29);
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
+    try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+      noPrefetchUnderWay();
+      hdfs.throttle(1).stallNextRead(900);
+      try (FSDataInputStream in = judge.open(p)) {
+        readExactly(in, 29, 0, 4 * BLOCK, 4096);
+        PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
+        ProactiveReader.Outcome o = s.outcome().snapshot();
+        assertEquals("the stalled subblock rebuilt", 1, o.decoded);
+        assertEquals("reads taken back after it", 1, s.handedBack());
+        assertTrue("reading HDFS's stream again", s.readsDirectly());
+        assertTrue("read ahead: " + s.streamedBytes(), s.streamedBytes() < 2 * SUBBLOCK);
+      } finally {
+        hdfs.throttle(1).reset();
+      }
+    }
+  }
+
+  /**
    * A task's new JVM has timed no subblock, so its first deadline (100 ms) is a guess.
    * DataNode 0 serves block 0 steadily at about 160 ms a subblock, slower than the guess
    * but not a straggler: its subblocks are streamed, none rebuilt. (Judged by the guess
@@ -454,10 +481,10 @@ public class TestSequentialReads {
   /**
    * A task reads its split (one block) and a little past its end, to finish its last
    * record. With nothing slow its reads are HDFS's stream's and nothing is read ahead;
-   * once the read-ahead serves (here after the block's DataNode stalled past the
-   * deadline), it takes the next block's first chunk, not a window of it, so the task
-   * costs the next block's DataNode (and the task that reads that block) nothing more
-   * than HDFS's own stream would.
+   * while the read-ahead serves (here after the block's DataNode stalled past the
+   * deadline, until the caller takes its reads back), it takes the next block's first
+   * chunk, not a window of it, so the task costs the next block's DataNode (and the task
+   * that reads that block) nothing more than HDFS's own stream would.
    */
   @Test
   public void aSplitReaderDoesNotStreamTheNextBlock() throws Exception {
@@ -483,7 +510,8 @@ public class TestSequentialReads {
         in.seek(BLOCK);
         readExactly(in, 24, BLOCK, BLOCK + 65536, 4096);
         PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
-        assertFalse("the stalled subblock handed the reads to the read-ahead", s.readsDirectly());
+        assertEquals("the stalled subblock handed the reads to the read-ahead, and it gave them back", 1,
+            s.handedBack());
         // A streamer that ran on would not wait here until it reached the block's end.
         GenericTestUtils.waitFor(s::streamerWaiting, 10, 10_000);
         long streamed = s.streamedBytes();
