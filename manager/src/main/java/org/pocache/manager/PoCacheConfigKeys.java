@@ -435,13 +435,16 @@ public final class PoCacheConfigKeys {
   public static final String READ_PREFETCH_DEFAULT = "67108864";
 
   /**
-   * When a positional read of a cached file asks for the parity: {@code suspected} (with the data while any
-   * DataNode is suspected of being slow, listed by the Manager or late for this client; otherwise only once a data
-   * piece lags behind its peers) or {@code always} (with the data on every read, as the POCache paper's reader).
+   * How eagerly a positional read of a cached file is proactive: {@code lazy} (while no DataNode is suspected of
+   * being slow, HDFS's own read on the caller's thread, a block at a time, timed: a late block makes its DataNode
+   * suspected and the rest of the read is proactive; while one is, as {@code suspected}), {@code suspected} (every
+   * read of whole substripes reads its k data pieces at once on the read pool and asks for the parity with them
+   * while any DataNode is suspected, listed by the Manager or late for this client, otherwise once a data piece lags
+   * behind its peers) or {@code always} (the parity with the data on every read, as the POCache paper's reader).
    */
   public static final String READ_PROACTIVE_KEY = "dfs.pocache.read.proactive";
-  public static final String READ_PROACTIVE_DEFAULT = "suspected";
-  public static final String[] READ_PROACTIVE_CHOICES = {"suspected", "always"};
+  public static final String READ_PROACTIVE_DEFAULT = "lazy";
+  public static final String[] READ_PROACTIVE_CHOICES = {"lazy", "suspected", "always"};
 
   /**
    * How many of a substripe's m cached parity pieces a positional read asks for and decodes with: EC-Cache's late

@@ -63,6 +63,10 @@ final class DegradedReader {
   private final PieceLocations locations;
   private final double deadlineFactor;
   private final long minDeadlineMillis;
+  /** Straight reads of ranges of blocks (null: HDFS's positional reads), for {@link #readLazy}. */
+  private final DirectBlockReads direct;
+  /** dfs.pocache.read.proactive lazy: positional reads are {@link #readLazy} while nothing is suspect. */
+  private final boolean lazy;
   /** Exponentially weighted mean of direct subblock read times, nanoseconds (0: none yet). */
   private volatile double meanNanos;
   /** The same for direct reads of part of a subblock (short positional reads), which take far less. */
@@ -80,6 +84,13 @@ final class DegradedReader {
     this.locations = ctx.locations;
     this.deadlineFactor = deadlineFactor;
     this.minDeadlineMillis = ctx.minDeadlineMillis;
+    this.direct = ctx.direct;
+    this.lazy = ctx.lazy;
+  }
+
+  /** Whether positional reads are {@link #readLazy} while nothing is suspect. */
+  boolean lazy() {
+    return lazy;
   }
 
   /**
@@ -158,6 +169,100 @@ final class DegradedReader {
       }
     }
     return true;
+  }
+
+  /**
+   * A positional read of any length while no DataNode is suspect, when positional reads
+   * are lazy (dfs.pocache.read.proactive): HDFS's own read, on the caller's thread and
+   * straight into the caller's buffer (no pool threads, no second copy), one block's part
+   * at a time. Each part is timed while its bytes arrive: once it has taken longer than
+   * the deadline for each subblock it has begun, its read stops, its DataNode becomes
+   * suspect, and what is left of the range is the caller's to read raced (proactively);
+   * a part whose DataNodes all fail at once (down, restarting) does the same. Returns how
+   * many bytes from {@code position} are in {@code dst}: all, fewer, or 0 when some
+   * DataNode was suspect already.
+   */
+  int readLazy(long position, byte[] dst, int dstOff, int len) throws IOException {
+    long blockSize = layout.blockSize();
+    int subblock = layout.subblockSize();
+    int done = 0;
+    while (done < len && !sources.judging()) {
+      long at = position + done;
+      int n = (int) Math.min(len - done, (at / blockSize + 1) * blockSize - at);
+      org.pocache.coder.layout.SubblockAddress a = layout.locate(at);
+      List<String> where = locations.of(a.stripe, a.dataIndex);
+      boolean part = n < subblock;
+      LazyWatch watch = new LazyWatch(deadlineNanos(part), subblock);
+      Runnable inFlight = sources.reading(where, n);
+      boolean whole = false;
+      try {
+        if (direct != null) {
+          direct.readRange(at, dst, dstOff + done, n, watch);
+        } else {
+          data.readFully(at, dst, dstOff + done, n);
+        }
+        whole = true;
+      } catch (DirectBlockReads.Stopped e) {
+        // late: the rest of the range is read raced
+      } catch (IOException e) {
+        if (direct == null) {
+          throw e; // HDFS's own read failed, after its retries: its error is the caller's
+        }
+        LOG.debug("a lazy positional read of {} bytes at {} failed on {}; the rest is read raced", n, at, where, e);
+      } finally {
+        if (inFlight != null) {
+          inFlight.run();
+        }
+      }
+      long took = System.nanoTime() - watch.began;
+      if (!whole) {
+        sources.observed(where, Math.max(watch.in, 1), took);
+        sources.served(where, true);
+        return done + watch.in;
+      }
+      done += n;
+      int subblocks = (n + subblock - 1) / subblock;
+      sources.observed(where, n, took);
+      if (took > deadlineNanos(part) * subblocks) {
+        sources.served(where, true);
+      } else {
+        learn(part, took / subblocks);
+      }
+    }
+    return done;
+  }
+
+  /** Times a lazy read while it reads: late once past the deadline of every subblock it has begun. */
+  private static final class LazyWatch implements DirectBlockReads.Watch {
+    final long began = System.nanoTime();
+    final long deadline;
+    final int subblock;
+    /** Bytes known to be in (reported every {@link DirectBlockReads#STREAM_BYTES} or so). */
+    int in;
+
+    LazyWatch(long deadline, int subblock) {
+      this.deadline = deadline;
+      this.subblock = subblock;
+    }
+
+    @Override
+    public void firstCell() {
+    }
+
+    @Override
+    public boolean unwanted() {
+      return System.nanoTime() - began > deadline * (in / subblock + 1);
+    }
+
+    @Override
+    public boolean rescuable() {
+      return true; // a cached file's parity stands in for a DataNode that is down
+    }
+
+    @Override
+    public void arrived(int from, int to) {
+      in = to;
+    }
   }
 
   /** One degraded subblock read: the direct read against a rebuild, first good answer wins. */

@@ -205,6 +205,68 @@ final class DirectBlockReads {
   }
 
   /**
+   * Reads bytes {@code [at, at + n)} of a replicated file, all in one of its blocks, into
+   * {@code b} from {@code off}: straight from the block, as a piece is (its {@code watch}
+   * may stop it between packets, and hears of what {@code arrived} relative to
+   * {@code off}), else by HDFS's positional read. With {@code watch.rescuable()}, a range
+   * whose every DataNode failed a direct read of this stream fails at once.
+   */
+  void readRange(long at, byte[] b, int off, int n, Watch watch) throws IOException {
+    if (striped) {
+      throw new IllegalStateException("a range of an erasure-coded file is not in one block");
+    }
+    if (GET_BLOCK_READER != null && !mismatched) {
+      try {
+        if (readDirectRange(at, b, off, n, watch)) {
+          return;
+        }
+      } catch (LinkageError e) {
+        mismatched = true;
+        warnings.once(PoCacheFileSystem.MISMATCHED_JAR, e);
+      }
+    }
+    if (watch.rescuable() && noLocationLeft(at)) {
+      throw new IOException("every DataNode of the block at " + at + " failed a direct read of this stream (down,"
+          + " or restarting)");
+    }
+    fellBack.incrementAndGet();
+    fallback.readFully(at, b, off, n);
+  }
+
+  private boolean readDirectRange(long at, byte[] b, int off, int n, Watch watch) {
+    String addr = null;
+    try {
+      LocatedBlock block = blockAt(at);
+      long offset = block == null ? 0 : at - block.getStartOffset();
+      if (block == null || offset + n > block.getBlockSize()) {
+        return false;
+      }
+      DatanodeInfo[] where = HadoopCompat.locations(block);
+      StorageType[] types = block.getStorageTypes();
+      for (int r = 0; where != null && r < where.length; r++) {
+        String a = where[r].getXferAddr(viaHostname);
+        if (!failed.contains(a)) {
+          addr = a;
+          readDirect(block, where[r], types != null && r < types.length ? types[r] : StorageType.DEFAULT, a,
+              offset, b, off, n, watch);
+          return true;
+        }
+      }
+      return false;
+    } catch (Stopped e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      if (addr != null) {
+        failed.add(addr);
+      }
+      blocks = null;
+      warnings.once("A direct read of a block failed; reads from its DataNode go through HDFS's positional read for"
+          + " the rest of the stream", e);
+      return false;
+    }
+  }
+
+  /**
    * The piece read straight from its block (internal block), from the first of its
    * locations that has not failed a direct read; false if it was not (then it is
    * HDFS's to read).
@@ -232,7 +294,7 @@ final class DirectBlockReads {
         if (!failed.contains(a)) {
           addr = a;
           readDirect(block, where[r], types != null && r < types.length ? types[r] : StorageType.DEFAULT, a,
-              offset, b, n, watch);
+              offset, b, 0, n, watch);
           return true;
         }
       }
@@ -259,11 +321,16 @@ final class DirectBlockReads {
    * of it would retry with seconds of back-off before it gives up or the node is back).
    */
   private boolean noLocationLeft(long s, int j0, int i) {
+    return noLocationLeft(layout.fileOffset(s, j0, i, 0));
+  }
+
+  /** As {@link #noLocationLeft(long, int, int)}, for the block holding file offset {@code at}. */
+  private boolean noLocationLeft(long at) {
     if (failed.isEmpty()) {
       return false;
     }
     try {
-      LocatedBlock block = blockAt(layout.fileOffset(s, j0, i, 0));
+      LocatedBlock block = blockAt(at);
       DatanodeInfo[] where = block == null ? null : HadoopCompat.locations(block);
       if (where == null || where.length == 0) {
         return false;
@@ -308,7 +375,7 @@ final class DirectBlockReads {
   }
 
   private void readDirect(LocatedBlock internal, DatanodeInfo dn, StorageType type, String addr, long offset,
-      byte[] b, int n, Watch watch) throws IOException {
+      byte[] b, int off, int n, Watch watch) throws IOException {
     BlockReader r;
     try {
       r = (BlockReader) GET_BLOCK_READER.invoke(in, internal, offset, (long) n, NetUtils.createSocketAddr(addr),
@@ -332,7 +399,7 @@ final class DirectBlockReads {
           throw new Stopped(internal.getBlock() + " on " + addr + " no longer wanted after " + done + " of " + n
               + " bytes");
         }
-        int got = r.read(b, done, n - done);
+        int got = r.read(b, off + done, n - done);
         if (got < 0) {
           throw new EOFException(internal.getBlock() + " on " + addr + " ended after " + done + " of " + n
               + " bytes from offset " + offset);

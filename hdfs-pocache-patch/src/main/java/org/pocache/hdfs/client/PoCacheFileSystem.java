@@ -165,6 +165,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private double deadlineFactor;
   private long deadlineMinMillis;
   private boolean proactiveAlways;
+  private boolean proactiveLazy;
   private boolean parallelBlocks;
   /** Sequential reads of cached erasure-coded files through a {@link StripedReadAhead}. */
   private boolean stripedSequential;
@@ -206,8 +207,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.READ_PARALLEL_BLOCKS_DEFAULT);
     stripedSequential = PoCacheConfig.getBoolean(conf, PoCacheConfigKeys.READ_STRIPED_SEQUENTIAL_KEY,
         PoCacheConfigKeys.READ_STRIPED_SEQUENTIAL_DEFAULT);
-    proactiveAlways = "always".equals(PoCacheConfig.getChoice(conf, PoCacheConfigKeys.READ_PROACTIVE_KEY,
-        PoCacheConfigKeys.READ_PROACTIVE_DEFAULT, PoCacheConfigKeys.READ_PROACTIVE_CHOICES));
+    String proactive = PoCacheConfig.getChoice(conf, PoCacheConfigKeys.READ_PROACTIVE_KEY,
+        PoCacheConfigKeys.READ_PROACTIVE_DEFAULT, PoCacheConfigKeys.READ_PROACTIVE_CHOICES);
+    proactiveAlways = "always".equals(proactive);
+    proactiveLazy = "lazy".equals(proactive);
     // Whole blocks fetched ahead: at most an eighth of this JVM's heap, whatever the key says.
     prefetchBudget = new BlockPrefetch.Budget(Math.min(Runtime.getRuntime().maxMemory() / 8,
         PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_PREFETCH_KEY, PoCacheConfigKeys.READ_PREFETCH_DEFAULT, 0,
@@ -676,7 +679,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
     }
     ReadContext ctx = new ReadContext(uncounted, d, layout, s, pool, buffers, slowSources, locations,
-        deadlineMinMillis, proactiveAlways, direct, parityPieces);
+        deadlineMinMillis, proactiveAlways, proactiveLazy, direct, parityPieces);
     ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;

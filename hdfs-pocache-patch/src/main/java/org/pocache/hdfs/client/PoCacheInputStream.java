@@ -208,9 +208,29 @@ final class PoCacheInputStream extends FSInputStream
   /** Returns how many substripes were decoded from parity. */
   private int readParts(List<long[]> covered, long position, byte[] buffer, int offset, int length)
       throws IOException {
-    if (covered.isEmpty() && degraded.readPlain(position, buffer, offset, length)) {
+    if (degraded != null && degraded.lazy()) {
+      // Nothing suspect: HDFS's own read, timed per block; what is left once a block is late is raced.
+      int plain = degraded.readLazy(position, buffer, offset, length);
+      if (plain == length) {
+        return 0;
+      }
+      if (plain > 0) {
+        return readRaced(proactive.covered(position + plain, length - plain), position + plain, buffer,
+            offset + plain, length - plain);
+      }
+    } else if (covered.isEmpty() && degraded.readPlain(position, buffer, offset, length)) {
       return 0; // nothing suspect: HDFS's own read, timed
     }
+    return readRaced(covered, position, buffer, offset, length);
+  }
+
+  /**
+   * The covered substripes through the {@link ProactiveReader}, the rest of the range
+   * subblock by subblock, raced by rebuilds where the stripe is cached; returns how many
+   * substripes were decoded from parity.
+   */
+  private int readRaced(List<long[]> covered, long position, byte[] buffer, int offset, int length)
+      throws IOException {
     // Parts of subblocks outside the covered substripes: degraded reads of a cached
     // stripe of a replicated file (raced by a rebuild when late), else plain preads.
     java.util.Set<Long> whole = new java.util.HashSet<>();

@@ -45,6 +45,8 @@ final class ReadContext {
   final long minDeadlineMillis;
   /** Whether a proactive read asks for the parity with the data even when no DataNode is suspect. */
   final boolean proactiveAlways;
+  /** Whether positional reads are HDFS's own while no DataNode is suspect (dfs.pocache.read.proactive lazy). */
+  final boolean lazy;
   /** The file's data pieces read straight from its blocks (DirectBlockReads); null: read through {@link #data}. */
   final DirectBlockReads direct;
   /** Parity pieces of a substripe a proactive read asks for (dfs.pocache.read.parity.pieces); 0: all m. */
@@ -54,7 +56,7 @@ final class ReadContext {
 
   ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
-      long minDeadlineMillis, boolean proactiveAlways, DirectBlockReads direct, int parityPieces) {
+      long minDeadlineMillis, boolean proactiveAlways, boolean lazy, DirectBlockReads direct, int parityPieces) {
     this.data = data;
     this.descriptor = descriptor;
     this.seal = ParitySeals.forReading(descriptor);
@@ -66,6 +68,7 @@ final class ReadContext {
     this.locations = locations;
     this.minDeadlineMillis = minDeadlineMillis;
     this.proactiveAlways = proactiveAlways;
+    this.lazy = lazy;
     this.direct = direct;
     this.parityPieces = parityPieces;
   }

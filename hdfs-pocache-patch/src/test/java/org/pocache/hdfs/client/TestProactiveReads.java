@@ -20,6 +20,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
@@ -59,6 +60,8 @@ public class TestProactiveReads {
     cluster = PoCacheMiniCluster.builder().dataNodes(4)
         .set(PoCacheConfigKeys.SUBBLOCK_KEY, Integer.toString(SUBBLOCK))
         .set(PoCacheConfigKeys.CSAC_ADMISSION_KEY, "cache-upon-access")
+        // The proactive reader itself, also while nothing is suspect (lazy reads: aLazyRead...).
+        .set(PoCacheConfigKeys.READ_PROACTIVE_KEY, "suspected")
         .start();
     redis = cluster.redis;
     hdfs = cluster.hdfs;
@@ -98,6 +101,34 @@ public class TestProactiveReads {
       in.readFully(0, buf);
       assertEquals("first wrong byte", -1, DataPattern.firstMismatch(seed, 0, buf, 0, buf.length));
       return ((PoCacheInputStream) in.getWrappedStream()).outcome().snapshot();
+    }
+  }
+
+  /**
+   * dfs.pocache.read.proactive lazy (the default): with nothing suspect a whole-file
+   * positional read is HDFS's own, on the caller's thread, and the proactive reader
+   * fetches nothing; a DataNode that turns slow has its block's read stopped at the
+   * deadline, and the rest of the read is proactive: the slow piece comes from parity.
+   */
+  @Test
+  public void aLazyReadIsHdfsOwnUntilABlockIsLate() throws Exception {
+    Path p = new Path("/proactive/lazy");
+    cachedFile(p, 19);
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.READ_PROACTIVE_KEY, "lazy");
+    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "100");
+    try (FileSystem lazy = FileSystem.newInstance(hdfs.fs().getUri(), c)) {
+      ProactiveReader.Outcome calm = readWhole(lazy, p, 19);
+      assertEquals("substripes the proactive reader fetched", 0, calm.substripes);
+      assertEquals("parity GETs", 0, calm.parityFetches);
+      hdfs.throttle(2).setBandwidth(1 << 20); // its 1 MiB block takes a second
+      long t0 = System.nanoTime();
+      ProactiveReader.Outcome slow = readWhole(lazy, p, 19);
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      assertTrue("block 2's rest decoded from parity: " + slow.decoded, slow.decoded >= 1);
+      assertTrue("the read waited for the slow block: " + ms + " ms", ms < 900);
+    } finally {
+      hdfs.throttle(2).reset();
     }
   }
 
