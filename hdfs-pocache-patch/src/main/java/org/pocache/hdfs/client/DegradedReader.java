@@ -371,7 +371,11 @@ final class DegradedReader {
             directError = err; // the rebuild, if alive, may still answer (a dead DataNode)
           } else if (!rebuildDead) {
             rebuildDead = true;
-            outcome.cacheError = true;
+            if (err.getCause() instanceof org.pocache.cache.CorruptParityException) {
+              outcome.parityCorrupt = true; // told to the Manager, which drops the values
+            } else {
+              outcome.cacheError = true;
+            }
             if (direct == null) {
               startDirect();
             }
