@@ -211,6 +211,14 @@ final class PoCacheInputStream extends FSInputStream
     if (degraded != null && degraded.lazy()) {
       // Nothing suspect: HDFS's own read, timed per block; what is left once a block is late is raced.
       int plain = degraded.readLazy(position, buffer, offset, length);
+      if (plain > 0) {
+        // Counted as the proactive reader counts them: the stream's read report (what the
+        // Manager's cache algorithm sees of this file's reads, and this client's timings) goes out.
+        ProactiveReader.Outcome lazyRead = new ProactiveReader.Outcome();
+        lazyRead.substripes = plain == length ? covered.size() : proactive.covered(position, plain).size();
+        lazyRead.lazy = lazyRead.substripes;
+        outcome.add(lazyRead);
+      }
       if (plain == length) {
         return 0;
       }

@@ -64,6 +64,8 @@ final class ProactiveReader {
     int parityFetches;
     /** Parity values those GETs asked for (count x the parity pieces asked for per substripe). */
     int parityValues;
+    /** Of the substripes, those read by HDFS's own read (lazy positional reads, nothing suspect). */
+    int lazy;
     boolean parityMissing;
     boolean parityCorrupt;
     boolean cacheError;
@@ -74,6 +76,7 @@ final class ProactiveReader {
       decodedAhead += o.decodedAhead;
       parityFetches += o.parityFetches;
       parityValues += o.parityValues;
+      lazy += o.lazy;
       parityMissing |= o.parityMissing;
       parityCorrupt |= o.parityCorrupt;
       cacheError |= o.cacheError;

@@ -119,13 +119,15 @@ public class TestProactiveReads {
     c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "100");
     try (FileSystem lazy = FileSystem.newInstance(hdfs.fs().getUri(), c)) {
       ProactiveReader.Outcome calm = readWhole(lazy, p, 19);
-      assertEquals("substripes the proactive reader fetched", 0, calm.substripes);
+      assertEquals("substripes read", 4, calm.substripes);
+      assertEquals("of them by HDFS's own read", 4, calm.lazy);
       assertEquals("parity GETs", 0, calm.parityFetches);
       hdfs.throttle(2).setBandwidth(1 << 20); // its 1 MiB block takes a second
       long t0 = System.nanoTime();
       ProactiveReader.Outcome slow = readWhole(lazy, p, 19);
       long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
       assertTrue("block 2's rest decoded from parity: " + slow.decoded, slow.decoded >= 1);
+      assertTrue("read proactively after block 2 was late: " + slow.lazy, slow.lazy < 4);
       assertTrue("the read waited for the slow block: " + ms + " ms", ms < 900);
     } finally {
       hdfs.throttle(2).reset();
