@@ -421,8 +421,9 @@ public final class PoCacheConfigKeys {
   public static final String READ_FILL_MAX_DEFAULT = "67108864";
 
   /**
-   * Sequential and short positional reads: a subblock read slower than this many times the recent mean is raced by
-   * a rebuild from the other pieces and parity (a sequential read then reads ahead for the rest of its stream).
+   * Sequential and lazy positional reads: a subblock read slower than this many times the recent mean is late (a
+   * sequential read races it with a rebuild from the other pieces and parity and reads ahead until the caller takes
+   * its reads back; a lazy positional read reads the rest of its range proactively).
    */
   public static final String READ_DEADLINE_FACTOR_KEY = "dfs.pocache.read.deadline.factor";
   public static final String READ_DEADLINE_FACTOR_DEFAULT = "3.0";
@@ -469,7 +470,7 @@ public final class PoCacheConfigKeys {
   public static final String READ_STRIPED_SEQUENTIAL_KEY = "dfs.pocache.read.striped.sequential";
   public static final boolean READ_STRIPED_SEQUENTIAL_DEFAULT = true;
 
-  /** Sequential and short positional reads: the deadline is never shorter than this, milliseconds. */
+  /** Sequential and lazy positional reads: the deadline is never shorter than this, milliseconds. */
   public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";
   public static final String READ_DEADLINE_MIN_DEFAULT = "20";
 }

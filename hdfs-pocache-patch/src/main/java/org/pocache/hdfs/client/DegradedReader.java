@@ -192,7 +192,7 @@ final class DegradedReader {
       org.pocache.coder.layout.SubblockAddress a = layout.locate(at);
       List<String> where = locations.of(a.stripe, a.dataIndex);
       boolean part = n < subblock;
-      LazyWatch watch = new LazyWatch(deadlineNanos(part), subblock);
+      LazyWatch watch = new LazyWatch(lazyDeadline(part), subblock);
       Runnable inFlight = sources.reading(where, n);
       boolean whole = false;
       try {
@@ -223,7 +223,7 @@ final class DegradedReader {
       done += n;
       int subblocks = (n + subblock - 1) / subblock;
       sources.observed(where, n, took);
-      if (took > deadlineNanos(part) * subblocks) {
+      if (took > watch.limit(n)) {
         sources.served(where, true);
       } else {
         learn(part, took / subblocks);
@@ -232,17 +232,37 @@ final class DegradedReader {
     return done;
   }
 
-  /** Times a lazy read while it reads: late once past the deadline of every subblock it has begun. */
+  /**
+   * A lazy read's deadline: per subblock, the recent mean times the deadline factor (none
+   * timed yet: a second), and its floor once for the whole read, not per subblock, so that
+   * a DataNode ten times slower than its peers at page-cache speeds (a subblock in a few
+   * milliseconds, under the floor) is late after a few subblocks.
+   */
+  private long[] lazyDeadline(boolean part) {
+    double mean = part ? meanPartNanos : meanNanos;
+    long floor = TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
+    long perSubblock = mean == 0 ? TimeUnit.SECONDS.toNanos(1) : (long) (mean * deadlineFactor);
+    return new long[] {perSubblock, floor};
+  }
+
+  /** Times a lazy read while it reads: late once past the deadline of the subblocks it has begun. */
   private static final class LazyWatch implements DirectBlockReads.Watch {
     final long began = System.nanoTime();
-    final long deadline;
+    final long perSubblock;
+    final long floor;
     final int subblock;
     /** Bytes known to be in (reported every {@link DirectBlockReads#STREAM_BYTES} or so). */
     int in;
 
-    LazyWatch(long deadline, int subblock) {
-      this.deadline = deadline;
+    LazyWatch(long[] deadline, int subblock) {
+      this.perSubblock = deadline[0];
+      this.floor = deadline[1];
       this.subblock = subblock;
+    }
+
+    /** The time {@code bytes} may take: the per-subblock deadline for each subblock begun, at least the floor. */
+    long limit(long bytes) {
+      return Math.max(floor, perSubblock * ((bytes + subblock - 1) / subblock));
     }
 
     @Override
@@ -251,7 +271,7 @@ final class DegradedReader {
 
     @Override
     public boolean unwanted() {
-      return System.nanoTime() - began > deadline * (in / subblock + 1);
+      return System.nanoTime() - began > limit((long) in + 1);
     }
 
     @Override
