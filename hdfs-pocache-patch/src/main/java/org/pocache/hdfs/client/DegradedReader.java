@@ -192,7 +192,8 @@ final class DegradedReader {
       org.pocache.coder.layout.SubblockAddress a = layout.locate(at);
       List<String> where = locations.of(a.stripe, a.dataIndex);
       boolean part = n < subblock;
-      LazyWatch watch = new LazyWatch(lazyDeadline(part), subblock);
+      LazyWatch watch = new LazyWatch(lazyDeadlinePerSubblock(part), TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis),
+          subblock);
       Runnable inFlight = sources.reading(where, n);
       boolean whole = false;
       try {
@@ -233,16 +234,14 @@ final class DegradedReader {
   }
 
   /**
-   * A lazy read's deadline: per subblock, the recent mean times the deadline factor (none
-   * timed yet: a second), and its floor once for the whole read, not per subblock, so that
-   * a DataNode ten times slower than its peers at page-cache speeds (a subblock in a few
-   * milliseconds, under the floor) is late after a few subblocks.
+   * A lazy read's deadline per subblock: the recent mean times the deadline factor (none
+   * timed yet: a second). Its floor applies once to the whole read, not per subblock, so
+   * that a DataNode ten times slower than its peers at page-cache speeds (a subblock in a
+   * few milliseconds, under the floor) is late after a few subblocks.
    */
-  private long[] lazyDeadline(boolean part) {
+  private long lazyDeadlinePerSubblock(boolean part) {
     double mean = part ? meanPartNanos : meanNanos;
-    long floor = TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
-    long perSubblock = mean == 0 ? TimeUnit.SECONDS.toNanos(1) : (long) (mean * deadlineFactor);
-    return new long[] {perSubblock, floor};
+    return mean == 0 ? TimeUnit.SECONDS.toNanos(1) : (long) (mean * deadlineFactor);
   }
 
   /** Times a lazy read while it reads: late once past the deadline of the subblocks it has begun. */
@@ -254,9 +253,9 @@ final class DegradedReader {
     /** Bytes known to be in (reported every {@link DirectBlockReads#STREAM_BYTES} or so). */
     int in;
 
-    LazyWatch(long[] deadline, int subblock) {
-      this.perSubblock = deadline[0];
-      this.floor = deadline[1];
+    LazyWatch(long perSubblock, long floor, int subblock) {
+      this.perSubblock = perSubblock;
+      this.floor = floor;
       this.subblock = subblock;
     }
 

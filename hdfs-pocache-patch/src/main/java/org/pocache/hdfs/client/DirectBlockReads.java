@@ -217,7 +217,7 @@ final class DirectBlockReads {
     }
     if (GET_BLOCK_READER != null && !mismatched) {
       try {
-        if (readDirectRange(at, b, off, n, watch)) {
+        if (readDirect(() -> blockAt(at), at, true, b, off, n, watch)) {
           return;
         }
       } catch (LinkageError e) {
@@ -233,11 +233,35 @@ final class DirectBlockReads {
     fallback.readFully(at, b, off, n);
   }
 
-  private boolean readDirectRange(long at, byte[] b, int off, int n, Watch watch) {
+  /**
+   * The piece read straight from its block (internal block), from the first of its
+   * locations that has not failed a direct read; false if it was not (then it is
+   * HDFS's to read).
+   */
+  private boolean readDirect(long s, int j0, int i, byte[] b, int n, Watch watch) {
+    if (striped) {
+      return readDirect(() -> internalBlock(s, i), (long) j0 * rowBytes, false, b, 0, n, watch);
+    }
+    long at = layout.fileOffset(s, j0, i, 0);
+    return readDirect(() -> blockAt(at), at, true, b, 0, n, watch);
+  }
+
+  /** Finds the block a direct read is of (null: none listed). */
+  private interface BlockLookup {
+    LocatedBlock block() throws IOException;
+  }
+
+  /**
+   * {@code n} bytes of the block {@code lookup} finds, from {@code at} (a file offset if
+   * {@code inFile}, else an offset in the block), into {@code b} from {@code off}: from the
+   * first of its locations that has not failed a direct read; false if it was not read
+   * (then it is HDFS's to read).
+   */
+  private boolean readDirect(BlockLookup lookup, long at, boolean inFile, byte[] b, int off, int n, Watch watch) {
     String addr = null;
     try {
-      LocatedBlock block = blockAt(at);
-      long offset = block == null ? 0 : at - block.getStartOffset();
+      LocatedBlock block = lookup.block();
+      long offset = block == null ? 0 : inFile ? at - block.getStartOffset() : at;
       if (block == null || offset + n > block.getBlockSize()) {
         return false;
       }
@@ -249,52 +273,6 @@ final class DirectBlockReads {
           addr = a;
           readDirect(block, where[r], types != null && r < types.length ? types[r] : StorageType.DEFAULT, a,
               offset, b, off, n, watch);
-          return true;
-        }
-      }
-      return false;
-    } catch (Stopped e) {
-      throw e;
-    } catch (IOException | RuntimeException e) {
-      if (addr != null) {
-        failed.add(addr);
-      }
-      blocks = null;
-      warnings.once("A direct read of a block failed; reads from its DataNode go through HDFS's positional read for"
-          + " the rest of the stream", e);
-      return false;
-    }
-  }
-
-  /**
-   * The piece read straight from its block (internal block), from the first of its
-   * locations that has not failed a direct read; false if it was not (then it is
-   * HDFS's to read).
-   */
-  private boolean readDirect(long s, int j0, int i, byte[] b, int n, Watch watch) {
-    String addr = null;
-    try {
-      LocatedBlock block;
-      long offset;
-      if (striped) {
-        block = internalBlock(s, i);
-        offset = (long) j0 * rowBytes;
-      } else {
-        long at = layout.fileOffset(s, j0, i, 0);
-        block = blockAt(at);
-        offset = block == null ? 0 : at - block.getStartOffset();
-      }
-      if (block == null || offset + n > block.getBlockSize()) {
-        return false;
-      }
-      DatanodeInfo[] where = HadoopCompat.locations(block);
-      StorageType[] types = block.getStorageTypes();
-      for (int r = 0; where != null && r < where.length; r++) {
-        String a = where[r].getXferAddr(viaHostname);
-        if (!failed.contains(a)) {
-          addr = a;
-          readDirect(block, where[r], types != null && r < types.length ? types[r] : StorageType.DEFAULT, a,
-              offset, b, 0, n, watch);
           return true;
         }
       }

@@ -211,18 +211,12 @@ final class PoCacheInputStream extends FSInputStream
     if (degraded != null && degraded.lazy()) {
       // Nothing suspect: HDFS's own read, timed per block; what is left once a block is late is raced.
       int plain = degraded.readLazy(position, buffer, offset, length);
-      if (plain > 0) {
-        // Counted as the proactive reader counts them: the stream's read report (what the
-        // Manager's cache algorithm sees of this file's reads, and this client's timings) goes out.
-        ProactiveReader.Outcome lazyRead = new ProactiveReader.Outcome();
-        lazyRead.substripes = plain == length ? covered.size() : proactive.covered(position, plain).size();
-        lazyRead.lazy = lazyRead.substripes;
-        outcome.add(lazyRead);
-      }
       if (plain == length) {
+        countLazy(covered.size());
         return 0;
       }
       if (plain > 0) {
+        countLazy(proactive.covered(position, plain).size());
         return readRaced(proactive.covered(position + plain, length - plain), position + plain, buffer,
             offset + plain, length - plain);
       }
@@ -230,6 +224,20 @@ final class PoCacheInputStream extends FSInputStream
       return 0; // nothing suspect: HDFS's own read, timed
     }
     return readRaced(covered, position, buffer, offset, length);
+  }
+
+  /**
+   * Counts substripes a lazy read covered as the proactive reader counts its own, so the
+   * stream's read report (what the Manager's cache algorithm sees of this file's reads, and
+   * this client's timings) goes out.
+   */
+  private void countLazy(int substripes) {
+    if (substripes > 0) {
+      ProactiveReader.Outcome lazyRead = new ProactiveReader.Outcome();
+      lazyRead.substripes = substripes;
+      lazyRead.lazy = substripes;
+      outcome.add(lazyRead);
+    }
   }
 
   /**
@@ -513,7 +521,7 @@ final class PoCacheInputStream extends FSInputStream
    */
   private void resume() {
     try {
-      if (pos % contiguous.subblockSize() == 0 && contiguous.handBack(pos)) {
+      if (contiguous.handBack(pos)) {
         direct = true;
         resumable = false;
         inBehind = true; // the direct stream seeks to pos at its next read
@@ -804,13 +812,13 @@ final class PoCacheInputStream extends FSInputStream
     return direct;
   }
 
-  /** The sequential reader's streamed bytes, 0 if there is none yet (for tests). */
   /** How often sequential reads came back to HDFS's stream after a late subblock (for tests). */
   int handedBack() {
     SequentialReader s = contiguous;
     return s == null ? 0 : s.handedBack();
   }
 
+  /** The sequential reader's streamed bytes, 0 if there is none yet (for tests). */
   long streamedBytes() {
     SequentialReader s = contiguous;
     return s == null ? 0 : s.streamedBytes();
