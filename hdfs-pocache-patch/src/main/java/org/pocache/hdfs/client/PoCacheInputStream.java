@@ -93,6 +93,11 @@ final class PoCacheInputStream extends FSInputStream
   private long blockBegan;
   /** While direct: nanoseconds spent in {@code in}'s reads of that block. */
   private long blockReadNanos;
+  /** While direct: the per-subblock deadline that block is judged by, taken when the caller began it (0: none). */
+  private long blockPerSub;
+  /** While direct: the run of that block's subblocks just read, each slower than {@link #blockPerSub}. */
+  private long slowRunNanos;
+  private int slowRunSubblocks;
   /** Whole blocks fetched ahead for a caller that reads on past one block; null: none. */
   private BlockPrefetch prefetch;
   /** Where the caller's current run of reads without a jump began. */
@@ -399,6 +404,9 @@ final class PoCacheInputStream extends FSInputStream
         checkedTo = contiguous.blockEnd(pos);
         blockBegan = System.nanoTime();
         blockReadNanos = 0;
+        blockPerSub = contiguous.perSubblockDeadline();
+        slowRunNanos = 0;
+        slowRunSubblocks = 0;
       }
       subblock = contiguous.subblockSize();
       g = pos / subblock;
@@ -465,11 +473,18 @@ final class PoCacheInputStream extends FSInputStream
     try {
       if (pos >= Math.min(fileLength, (g + 1) * subblock)) {
         contiguous.deliveredElsewhere();
+        if (blockPerSub > 0 && timedNanos >= blockPerSub) {
+          slowRunNanos += timedNanos;
+          slowRunSubblocks++;
+        } else {
+          slowRunNanos = 0;
+          slowRunSubblocks = 0;
+        }
         if (timedWhole) {
           contiguous.readElsewhere(g, timedNanos);
         }
         timed = -1;
-      } else if (contiguous.lateForCaller(g, timedNanos)) {
+      } else if (contiguous.lateForCaller(g, timedNanos, blockPerSub, slowRunNanos, slowRunSubblocks)) {
         direct = false; // the rest of this subblock, and what follows until handBack, are the SequentialReader's
         resumable = true;
       }

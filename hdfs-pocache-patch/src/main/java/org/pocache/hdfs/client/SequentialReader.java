@@ -1069,19 +1069,50 @@ final class SequentialReader implements SequentialSource {
   }
 
   /**
-   * Whether the caller's own reads of subblock {@code g}, {@code nanos} in HDFS's reads so
-   * far, are late, by the deadline a streamed subblock is judged by (the cold bar before
-   * any subblock was timed), and parity could stand in for it. A late one is raced by a
-   * rebuild as soon as the caller waits on it here, and counts as a late subblock of its
-   * block: one more in a row leaves the rest of the block to parity.
+   * Whether the caller's own reads of subblock {@code g} are late, and parity could stand in
+   * for it. Two rules, both on the time spent in HDFS's reads: the subblock alone, {@code
+   * nanos} so far, against the deadline a streamed subblock is judged by (the cold bar before
+   * any subblock was timed); and the block's subblocks the caller has read in a row, {@code
+   * blockNanos} over {@code begun} subblocks begun, against the per-subblock deadline for
+   * each of them, with the floor counted once. The second catches a DataNode a few times
+   * slower than its peers whose subblocks each arrive under the floor (a 1 MiB subblock at
+   * 80 MiB/s takes 12.5 ms): the rest of its block is left to parity at once. A subblock late
+   * alone is raced by a rebuild as soon as the caller waits on it here, and counts as a late
+   * subblock of its block: one more in a row leaves the rest of the block to parity.
    */
-  boolean lateForCaller(long g, long nanos) {
+  /**
+   * The deadline for one subblock by the recent mean, without the floor; 0 before any
+   * subblock was timed. The caller takes it when it begins a block and judges the block's
+   * subblocks by it ({@link #lateForCaller}): the block's own slow subblocks do not raise it.
+   */
+  long perSubblockDeadline() {
+    return times.timed() ? times.deadline(deadlineFactor, 0) : 0;
+  }
+
+  /**
+   * Whether the caller's own reads of subblock {@code g}, {@code nanos} in HDFS's reads so
+   * far, are late, and parity could stand in for it. Late alone: by the deadline a streamed
+   * subblock is judged by (the cold bar before any subblock was timed). Or late as a run:
+   * the block's subblocks just before it, {@code runSubblocks} of them in {@code runNanos},
+   * each took longer than {@code perSub} (the block's per-subblock deadline, see {@link
+   * #perSubblockDeadline}), this one has too, and the run has taken the floor
+   * ({@link #slowRun}). A run catches a DataNode a few times slower than its peers whose
+   * subblocks each arrive under the floor (a 1 MiB subblock at 80 MiB/s takes 12.5 ms): the
+   * rest of its block is left to parity at once. A subblock late alone is raced by a rebuild
+   * as soon as the caller waits on it here, and counts as a late subblock of its block: one
+   * more in a row leaves the rest of the block to parity.
+   */
+  boolean lateForCaller(long g, long nanos, long perSub, long runNanos, int runSubblocks) {
     long deadline = times.deadline(deadlineFactor, minDeadlineNanos);
     if (!times.timed()) {
       deadline = Math.max((long) (deadlineFactor * deadline), COLD_BAR_NANOS);
     }
+    boolean slowBlock = false;
     if (nanos < deadline) {
-      return false;
+      if (!slowRun(perSub, runNanos, runSubblocks, nanos, minDeadlineNanos)) {
+        return false;
+      }
+      slowBlock = true;
     }
     long start = g * subblock;
     synchronized (lock) {
@@ -1089,8 +1120,21 @@ final class SequentialReader implements SequentialSource {
         return false;
       }
       lateByCaller = g;
+      if (slowBlock) {
+        lateInRow.put(blockOf(g), TAKEOVER_AFTER - 1); // this late one leaves the rest of the block to parity
+      }
       return true;
     }
+  }
+
+  /**
+   * Whether a block read slowly subblock after subblock is late: at least one subblock
+   * before this one slower than {@code perSub} in a row, this one ({@code nanos} so far)
+   * slower too, and the run's time at least {@code floor}. A single slow subblock among fast
+   * ones (a pause of a core) breaks no run; a DataNode's steady slowness makes one.
+   */
+  static boolean slowRun(long perSub, long runNanos, int runSubblocks, long nanos, long floor) {
+    return perSub > 0 && runSubblocks > 0 && nanos >= perSub && runNanos + nanos >= floor;
   }
 
   /**

@@ -269,6 +269,32 @@ public class TestSequentialReads {
   }
 
   /**
+   * A DataNode a few times slower than its peers, whose subblocks each arrive under the
+   * deadline's floor (600 ms here, each subblock about 350 ms): no subblock is late alone,
+   * but the block is, counted over its subblocks in a row with the floor once. The rest of
+   * it is left to parity: its last subblocks are rebuilt, not read at the DataNode's pace.
+   */
+  @Test
+  public void aSlowBlockWhoseSubblocksAreEachUnderTheFloorGoesToParity() throws Exception {
+    Path p = new Path("/sequential/slow-block");
+    cachedFile(p, 31);
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
+    try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+      noPrefetchUnderWay();
+      hdfs.throttle(1).setBandwidth(SUBBLOCK * 1000L / 350);
+      try (FSDataInputStream in = judge.open(p)) {
+        readExactly(in, 31, 0, 4 * BLOCK, 4096);
+        PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
+        Integer decoded = s.decodedPerBlock().get(1L);
+        assertTrue("block 1's last subblocks rebuilt: " + s.decodedPerBlock(), decoded != null && decoded >= 2);
+      } finally {
+        hdfs.throttle(1).reset();
+      }
+    }
+  }
+
+  /**
    * A task's new JVM has timed no subblock, so its first deadline (100 ms) is a guess.
    * DataNode 0 serves block 0 steadily at about 160 ms a subblock, slower than the guess
    * but not a straggler: its subblocks are streamed, none rebuilt. (Judged by the guess
