@@ -65,6 +65,13 @@ final class DegradedReader {
   private final long minDeadlineMillis;
   /** Straight reads of ranges of blocks (null: HDFS's positional reads), for {@link #readLazy}. */
   private final DirectBlockReads direct;
+  /**
+   * A DataNode stream slower than this (bytes a second) leaves the client's CPU idle enough
+   * that reading a range's blocks at once pays for the pool's threads and copies.
+   */
+  static final double PARALLEL_BELOW_BYTES_PER_S = 256.0 * (1 << 20);
+  /** Recent time to read one subblock from a DataNode, shared by the file system's streams. */
+  private final SequentialReader.SubblockTimes times;
   /** dfs.pocache.read.proactive lazy: positional reads are {@link #readLazy} while nothing is suspect. */
   private final boolean lazy;
   /** Exponentially weighted mean of direct subblock read times, nanoseconds (0: none yet). */
@@ -73,6 +80,7 @@ final class DegradedReader {
   private volatile double meanPartNanos;
 
   DegradedReader(ReadContext ctx, double deadlineFactor) {
+    this.times = ctx.times;
     this.data = ctx.data;
     this.d = ctx.descriptor;
     this.seal = ctx.seal;
@@ -228,9 +236,33 @@ final class DegradedReader {
         sources.served(where, true);
       } else {
         learn(part, took / subblocks);
+        if (!part) {
+          times.learn(took / subblocks);
+        }
       }
     }
     return done;
+  }
+
+  /**
+   * Whether a positional read of {@code length} bytes at {@code position} is better read
+   * proactively even with no DataNode suspect: it spans several blocks and this client's
+   * recent subblocks arrived slower than {@link #PARALLEL_BELOW_BYTES_PER_S} each. The
+   * DataNodes then set the pace, not the client's CPU, and the blocks read at once (k
+   * pieces on the read pool) take about the time of one; read lazily, one after the other,
+   * they take the time of all, as stock HDFS's positional read does.
+   */
+  boolean parallelPays(long position, int length) {
+    return parallelPays(position, length, layout.blockSize(), layout.subblockSize(), times);
+  }
+
+  /** {@link #parallelPays(long, int)} for blocks and subblocks of these sizes and these subblock times. */
+  static boolean parallelPays(long position, int length, long blockSize, int subblock,
+      SequentialReader.SubblockTimes times) {
+    if (length <= 0 || position / blockSize == (position + length - 1) / blockSize) {
+      return false;
+    }
+    return times.slowerThan((long) (subblock * 1e9 / PARALLEL_BELOW_BYTES_PER_S));
   }
 
   /**

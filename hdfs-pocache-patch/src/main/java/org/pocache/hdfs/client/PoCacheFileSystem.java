@@ -679,7 +679,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
     }
     ReadContext ctx = new ReadContext(uncounted, d, layout, s, pool, buffers, slowSources, locations,
-        deadlineMinMillis, proactiveAlways, proactiveLazy, direct, parityPieces);
+        deadlineMinMillis, proactiveAlways, proactiveLazy, direct, parityPieces, subblockTimes);
     ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;

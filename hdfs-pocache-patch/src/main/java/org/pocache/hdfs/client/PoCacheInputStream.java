@@ -83,21 +83,8 @@ final class PoCacheInputStream extends FSInputStream
   private boolean direct;
   /** While direct: the block holding {@code pos} was checked up to here (exclusive), -1 after a seek. */
   private long checkedTo = -1;
-  /** While direct: the subblock being timed, -1 if none. */
-  private long timed = -1;
-  /** While direct: nanoseconds spent in {@code in}'s reads of the subblock being timed. */
-  private long timedNanos;
-  /** While direct: whether the subblock being timed was read from its first byte. */
-  private boolean timedWhole;
-  /** While direct: when the caller began reading the block checked up to {@link #checkedTo} (System.nanoTime). */
-  private long blockBegan;
-  /** While direct: nanoseconds spent in {@code in}'s reads of that block. */
-  private long blockReadNanos;
-  /** While direct: the per-subblock deadline that block is judged by, taken when the caller began it (0: none). */
-  private long blockPerSub;
-  /** While direct: the run of that block's subblocks just read, each slower than {@link #blockPerSub}. */
-  private long slowRunNanos;
-  private int slowRunSubblocks;
+  /** While direct: how long the caller's reads of HDFS's stream took, per subblock and block. */
+  private final DirectReadTimes directTimes = new DirectReadTimes();
   /** Whole blocks fetched ahead for a caller that reads on past one block; null: none. */
   private BlockPrefetch prefetch;
   /** Where the caller's current run of reads without a jump began. */
@@ -213,7 +200,7 @@ final class PoCacheInputStream extends FSInputStream
   /** Returns how many substripes were decoded from parity. */
   private int readParts(List<long[]> covered, long position, byte[] buffer, int offset, int length)
       throws IOException {
-    if (degraded != null && degraded.lazy()) {
+    if (degraded != null && degraded.lazy() && !degraded.parallelPays(position, length)) {
       // Nothing suspect: HDFS's own read, timed per block; what is left once a block is late is raced.
       int plain = degraded.readLazy(position, buffer, offset, length);
       if (plain == length) {
@@ -402,26 +389,18 @@ final class PoCacheInputStream extends FSInputStream
           return HANDED_OVER;
         }
         checkedTo = contiguous.blockEnd(pos);
-        blockBegan = System.nanoTime();
-        blockReadNanos = 0;
-        blockPerSub = contiguous.perSubblockDeadline();
-        slowRunNanos = 0;
-        slowRunSubblocks = 0;
+        directTimes.beginBlock(System.nanoTime(), contiguous.perSubblockDeadline());
       }
       subblock = contiguous.subblockSize();
       g = pos / subblock;
-      if (g != timed) {
+      if (!directTimes.timing(g)) {
         // At each later subblock of a block (at its first, leftToParity was asked just above).
-        // Read-bound: the caller has spent most of its time on this block waiting in HDFS's
-        // reads (a task that computes as fast as its DataNode sends spends little).
-        boolean readBound = blockReadNanos > (System.nanoTime() - blockBegan) / 2;
-        if (g * subblock % contiguous.blockSize() != 0 && contiguous.listedSince(pos, readBound)) {
+        if (g * subblock % contiguous.blockSize() != 0
+            && contiguous.listedSince(pos, directTimes.readBound(System.nanoTime()))) {
           direct = false; // listed while this block was being read: the rest of it is left to parity
           return HANDED_OVER;
         }
-        timed = g;
-        timedNanos = 0;
-        timedWhole = pos == g * subblock;
+        directTimes.beginSubblock(g, pos == g * subblock);
       }
     } catch (RuntimeException | LinkageError e) {
       fallBackToHdfs(e);
@@ -463,9 +442,7 @@ final class PoCacheInputStream extends FSInputStream
       }
       return HANDED_OVER;
     }
-    long spent = System.nanoTime() - t0;
-    timedNanos += spent;
-    blockReadNanos += spent;
+    directTimes.spent(System.nanoTime() - t0);
     if (n <= 0) {
       return n;
     }
@@ -473,18 +450,11 @@ final class PoCacheInputStream extends FSInputStream
     try {
       if (pos >= Math.min(fileLength, (g + 1) * subblock)) {
         contiguous.deliveredElsewhere();
-        if (blockPerSub > 0 && timedNanos >= blockPerSub) {
-          slowRunNanos += timedNanos;
-          slowRunSubblocks++;
-        } else {
-          slowRunNanos = 0;
-          slowRunSubblocks = 0;
+        long whole = directTimes.subblockDone();
+        if (whole >= 0) {
+          contiguous.readElsewhere(g, whole);
         }
-        if (timedWhole) {
-          contiguous.readElsewhere(g, timedNanos);
-        }
-        timed = -1;
-      } else if (contiguous.lateForCaller(g, timedNanos, blockPerSub, slowRunNanos, slowRunSubblocks)) {
+      } else if (contiguous.lateForCaller(g, directTimes)) {
         direct = false; // the rest of this subblock, and what follows until handBack, are the SequentialReader's
         resumable = true;
       }
@@ -582,7 +552,7 @@ final class PoCacheInputStream extends FSInputStream
   /** Forgets the direct reads' timing and block check: the direct stream was moved. */
   private void directMoved() {
     checkedTo = -1;
-    timed = -1;
+    directTimes.forget();
   }
 
   /** From here on sequential reads are the HDFS stream's, from this stream's position. */

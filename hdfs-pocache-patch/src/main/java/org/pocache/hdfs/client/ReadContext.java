@@ -51,12 +51,15 @@ final class ReadContext {
   final DirectBlockReads direct;
   /** Parity pieces of a substripe a proactive read asks for (dfs.pocache.read.parity.pieces); 0: all m. */
   final int parityPieces;
+  /** Recent time to read one subblock from a DataNode, shared by the file system's streams. */
+  final SequentialReader.SubblockTimes times;
   /** The readers' time; {@link Clock#SYSTEM} but in tests. */
   final Clock clock = Clock.SYSTEM;
 
   ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
-      long minDeadlineMillis, boolean proactiveAlways, boolean lazy, DirectBlockReads direct, int parityPieces) {
+      long minDeadlineMillis, boolean proactiveAlways, boolean lazy, DirectBlockReads direct, int parityPieces,
+      SequentialReader.SubblockTimes times) {
     this.data = data;
     this.descriptor = descriptor;
     this.seal = ParitySeals.forReading(descriptor);
@@ -71,6 +74,7 @@ final class ReadContext {
     this.lazy = lazy;
     this.direct = direct;
     this.parityPieces = parityPieces;
+    this.times = times;
   }
 
   /** The DataNodes that hold piece i of stripe s. */

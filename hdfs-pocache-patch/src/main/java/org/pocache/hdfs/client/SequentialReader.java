@@ -282,6 +282,12 @@ final class SequentialReader implements SequentialSource {
       return meanNanos != 0;
     }
 
+    /** Whether subblocks were timed and take longer than {@code nanos} on average lately. */
+    boolean slowerThan(long nanos) {
+      double m = meanNanos;
+      return m != 0 && m > nanos;
+    }
+
     void learn(long nanos) {
       double m = meanNanos;
       meanNanos = m == 0 ? nanos : 0.8 * m + 0.2 * nanos;
@@ -1090,26 +1096,24 @@ final class SequentialReader implements SequentialSource {
   }
 
   /**
-   * Whether the caller's own reads of subblock {@code g}, {@code nanos} in HDFS's reads so
-   * far, are late, and parity could stand in for it. Late alone: by the deadline a streamed
-   * subblock is judged by (the cold bar before any subblock was timed). Or late as a run:
-   * the block's subblocks just before it, {@code runSubblocks} of them in {@code runNanos},
-   * each took longer than {@code perSub} (the block's per-subblock deadline, see {@link
-   * #perSubblockDeadline}), this one has too, and the run has taken the floor
-   * ({@link #slowRun}). A run catches a DataNode a few times slower than its peers whose
-   * subblocks each arrive under the floor (a 1 MiB subblock at 80 MiB/s takes 12.5 ms): the
-   * rest of its block is left to parity at once. A subblock late alone is raced by a rebuild
-   * as soon as the caller waits on it here, and counts as a late subblock of its block: one
-   * more in a row leaves the rest of the block to parity.
+   * Whether the caller's own reads of subblock {@code g} ({@code t}: their times) are late,
+   * and parity could stand in for it. Late alone: the subblock's time so far against the
+   * deadline a streamed subblock is judged by (the cold bar before any subblock was timed).
+   * Or late as a run ({@link DirectReadTimes#slowRun}, with the floor counted once): this
+   * catches a DataNode a few times slower than its peers whose subblocks each arrive under
+   * the floor (a 1 MiB subblock at 80 MiB/s takes 12.5 ms), and the rest of its block is
+   * left to parity at once. A subblock late alone is raced by a rebuild as soon as the
+   * caller waits on it here, and counts as a late subblock of its block: one more in a row
+   * leaves the rest of the block to parity.
    */
-  boolean lateForCaller(long g, long nanos, long perSub, long runNanos, int runSubblocks) {
+  boolean lateForCaller(long g, DirectReadTimes t) {
     long deadline = times.deadline(deadlineFactor, minDeadlineNanos);
     if (!times.timed()) {
       deadline = Math.max((long) (deadlineFactor * deadline), COLD_BAR_NANOS);
     }
     boolean slowBlock = false;
-    if (nanos < deadline) {
-      if (!slowRun(perSub, runNanos, runSubblocks, nanos, minDeadlineNanos)) {
+    if (t.subblockNanos() < deadline) {
+      if (!t.slowRun(minDeadlineNanos)) {
         return false;
       }
       slowBlock = true;
@@ -1125,16 +1129,6 @@ final class SequentialReader implements SequentialSource {
       }
       return true;
     }
-  }
-
-  /**
-   * Whether a block read slowly subblock after subblock is late: at least one subblock
-   * before this one slower than {@code perSub} in a row, this one ({@code nanos} so far)
-   * slower too, and the run's time at least {@code floor}. A single slow subblock among fast
-   * ones (a pause of a core) breaks no run; a DataNode's steady slowness makes one.
-   */
-  static boolean slowRun(long perSub, long runNanos, int runSubblocks, long nanos, long floor) {
-    return perSub > 0 && runSubblocks > 0 && nanos >= perSub && runNanos + nanos >= floor;
   }
 
   /**

@@ -134,6 +134,51 @@ public class TestProactiveReads {
     }
   }
 
+  /**
+   * Lazy positional reads are HDFS's own while the client's CPU sets the pace; when the
+   * DataNodes do (every one of them slow here: 4 MiB/s, a 256 KiB subblock in about 60 ms),
+   * a read of several blocks reads them at once, proactively, as stock HDFS cannot.
+   */
+  @Test
+  public void aReadOfSeveralBlocksFromSlowDataNodesReadsThemAtOnce() throws Exception {
+    Path p = new Path("/proactive/parallel");
+    cachedFile(p, 23);
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.READ_PROACTIVE_KEY, "lazy");
+    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "5000");
+    for (int i = 0; i < 4; i++) {
+      hdfs.throttle(i).setBandwidth(4 << 20);
+    }
+    try (FileSystem lazy = FileSystem.newInstance(hdfs.fs().getUri(), c)) {
+      ProactiveReader.Outcome first = readWhole(lazy, p, 23);
+      assertEquals("the first read, nothing timed yet, is HDFS's own", 4, first.lazy);
+      ProactiveReader.Outcome next = readWhole(lazy, p, 23);
+      assertEquals("substripes read", 4, next.substripes);
+      assertEquals("read at once, not block after block", 0, next.lazy);
+      assertEquals("nothing decoded: no DataNode lagged its peers", 0, next.decoded);
+    } finally {
+      for (int i = 0; i < 4; i++) {
+        hdfs.throttle(i).reset();
+      }
+    }
+  }
+
+  @Test
+  public void parallelReadsPayOnlyForSeveralBlocksFromSlowDataNodes() {
+    SequentialReader.SubblockTimes times = new SequentialReader.SubblockTimes();
+    int sub = 1 << 20;
+    long block = 16L << 20;
+    assertFalse("nothing timed", DegradedReader.parallelPays(0, 64 << 20, block, sub, times));
+    times.learn(1_300_000); // 1 MiB in 1.3 ms: the page cache, the client's CPU decides
+    assertFalse(DegradedReader.parallelPays(0, 64 << 20, block, sub, times));
+    for (int i = 0; i < 20; i++) {
+      times.learn(8_000_000); // 128 MiB/s
+    }
+    assertTrue(DegradedReader.parallelPays(0, 64 << 20, block, sub, times));
+    assertTrue("two blocks", DegradedReader.parallelPays(block - 1, 2, block, sub, times));
+    assertFalse("one block", DegradedReader.parallelPays(block, 4 << 20, block, sub, times));
+  }
+
   @Test
   public void aStalledDataNodeIsMaskedByParity() throws Exception {
     Path p = new Path("/proactive/masked");

@@ -1,0 +1,123 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.client;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import org.junit.Test;
+
+/**
+ * A caller's sequential reads, scripted as a 1/10 DataNode and a pause of a core give them
+ * on unshaped DataNodes: 1 MiB subblocks in about 1 ms from its peers (a per-subblock
+ * deadline of 3 ms when the block begins), 12.5 ms from the slow one, a 20 ms floor. Reads
+ * are 64 KiB: 16 per subblock.
+ */
+public class TestDirectReadTimes {
+  private static final long MS = 1_000_000L;
+  private static final long PER_SUB = 3 * MS;
+  private static final long FLOOR = 20 * MS;
+
+  /** Reads subblock g whole in 16 reads of {@code nanos / 16}; whether the block was late as a run at any of them. */
+  private static boolean read(DirectReadTimes t, long g, long nanos) {
+    t.beginSubblock(g, true);
+    boolean late = false;
+    for (int i = 0; i < 16 && !late; i++) {
+      t.spent(nanos / 16);
+      late = t.slowRun(FLOOR);
+    }
+    return late;
+  }
+
+  @Test
+  public void aSteadilySlowDataNodeIsLateInItsSecondSubblock() {
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(0, PER_SUB);
+    assertFalse("the first subblock alone makes no run", read(t, 0, 12_500_000));
+    assertEquals(12_500_000, t.subblockDone());
+    assertTrue("the second subblock, over the floor with the first", read(t, 1, 12_500_000));
+    assertTrue("not before 20 ms in all: " + t.subblockNanos(), 12_500_000 + t.subblockNanos() >= FLOOR);
+  }
+
+  @Test
+  public void onePauseAmongFastSubblocksIsNoRun() {
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(0, PER_SUB);
+    for (long g = 0; g < 16; g++) {
+      // a 14 ms pause at subblock 5, every other one at its peers' pace
+      assertFalse("subblock " + g, read(t, g, g == 5 ? 14 * MS : MS));
+      t.subblockDone();
+    }
+  }
+
+  @Test
+  public void subblocksJustOverTheDeadlineAreLateOnceTheyAddUpToTheFloor() {
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(0, PER_SUB);
+    int late = -1;
+    for (int g = 0; g < 16 && late < 0; g++) {
+      if (read(t, g, 4 * MS)) {
+        late = g;
+      }
+      t.subblockDone();
+    }
+    assertEquals("4 ms subblocks reach the 20 ms floor in the fifth", 4, late);
+  }
+
+  @Test
+  public void theBlocksOwnSlowSubblocksDoNotRaiseItsBar() {
+    // The bar is the one taken when the block began, whatever the mean learns meanwhile.
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(0, PER_SUB);
+    read(t, 0, 12_500_000);
+    t.subblockDone();
+    assertTrue(read(t, 1, 12_500_000));
+    // A new block is judged afresh: its first subblock makes no run.
+    t.beginBlock(50 * MS, PER_SUB);
+    assertFalse(read(t, 16, 12_500_000));
+  }
+
+  @Test
+  public void beforeAnySubblockWasTimedThereIsNoRun() {
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(0, 0);
+    for (long g = 0; g < 4; g++) {
+      assertFalse(read(t, g, 100 * MS));
+      t.subblockDone();
+    }
+  }
+
+  @Test
+  public void aSubblockBegunMidWayIsNotLearned() {
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(0, PER_SUB);
+    t.beginSubblock(3, false);
+    t.spent(MS);
+    assertEquals(-1, t.subblockDone());
+    assertFalse(t.timing(3));
+  }
+
+  @Test
+  public void readBoundWhenMostOfTheBlocksTimeWasInReads() {
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(100 * MS, PER_SUB);
+    t.beginSubblock(0, true);
+    t.spent(6 * MS);
+    assertTrue(t.readBound(110 * MS));
+    assertFalse("a task computing for longer than it waits", t.readBound(113 * MS));
+  }
+}
