@@ -361,6 +361,7 @@ final class DegradedReader {
           pending--;
           take(first); // throws the direct read's error: nothing else is running
           learn(part, System.nanoTime() - t0);
+          sources.onTime(locations.of(s, i));
           System.arraycopy(direct, 0, dst, dstOff, count);
           return;
         }

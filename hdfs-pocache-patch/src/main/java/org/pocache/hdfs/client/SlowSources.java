@@ -253,6 +253,24 @@ final class SlowSources {
   }
 
   /** The piece held by {@code dataNodes} was read; {@code late}: parity replaced it before it arrived. */
+  /**
+   * A read of the piece held by {@code dataNodes} ended by its deadline, read alone (a short
+   * positional read, no peers beside it): one on-time outcome for its DataNode's history of
+   * late reads, if it has one, and nothing else (no word against the Manager's list). A
+   * DataNode found late once by such reads is cleared by them, not only by reads of whole
+   * substripes, which a client that reads ranges of a few MiB never makes.
+   */
+  void onTime(List<String> dataNodes) {
+    if (dataNodes.size() != 1 || histories.isEmpty()) {
+      return;
+    }
+    String dn = dataNodes.get(0);
+    History h = histories.get(dn);
+    if (h != null && !h.onlyListed() && h.add(false)) {
+      histories.remove(dn, h);
+    }
+  }
+
   void served(List<String> dataNodes, boolean late) {
     served(dataNodes, late, true);
   }

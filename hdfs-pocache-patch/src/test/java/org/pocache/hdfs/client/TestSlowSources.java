@@ -86,6 +86,35 @@ public class TestSlowSources {
     assertFalse(s.judging());
   }
 
+  /**
+   * One late read of a DataNode (a pause on busy cores) is cleared by its on-time reads of
+   * short ranges too: a client whose positional reads never cover whole substripes would
+   * otherwise suspect it, and race every read, for as long as it lives.
+   */
+  @Test
+  public void shortReadsOnTimeClearALateOne() {
+    SlowSources s = new SlowSources(Collections::emptySet);
+    s.served(A, true);
+    assertTrue(s.suspect(A));
+    for (int i = 0; i < SlowSources.WINDOW - 1; i++) {
+      s.onTime(A);
+      assertTrue("on time " + (i + 1) + " of " + SlowSources.WINDOW, s.suspect(A));
+    }
+    s.onTime(A);
+    assertFalse("a window on time", s.suspect(A));
+    assertFalse(s.judging());
+  }
+
+  @Test
+  public void shortReadsOnTimeDoNotOverruleTheList() {
+    Set<String> listed = new HashSet<>(A);
+    SlowSources s = new SlowSources(() -> listed);
+    for (int i = 0; i < 2 * SlowSources.WINDOW; i++) {
+      s.onTime(A);
+    }
+    assertTrue("still listed", s.suspect(A));
+  }
+
   @Test
   public void anOnTimeProbeClearsTheHistory() {
     SlowSources s = new SlowSources(Collections::emptySet);
