@@ -51,6 +51,11 @@ import org.slf4j.LoggerFactory;
  */
 final class DegradedReader {
   private static final Logger LOG = LoggerFactory.getLogger(DegradedReader.class);
+  /**
+   * A DataNode stream slower than this (bytes a second) leaves the client's CPU idle enough
+   * that reading a range's blocks at once pays for the pool's threads and copies.
+   */
+  static final double PARALLEL_BELOW_BYTES_PER_S = 256.0 * (1 << 20);
   private final PositionedReadable data;
   private final ParityDescriptor d;
   /** How the file's parity values are sealed (the file key from its descriptor). */
@@ -65,11 +70,6 @@ final class DegradedReader {
   private final long minDeadlineMillis;
   /** Straight reads of ranges of blocks (null: HDFS's positional reads), for {@link #readLazy}. */
   private final DirectBlockReads direct;
-  /**
-   * A DataNode stream slower than this (bytes a second) leaves the client's CPU idle enough
-   * that reading a range's blocks at once pays for the pool's threads and copies.
-   */
-  static final double PARALLEL_BELOW_BYTES_PER_S = 256.0 * (1 << 20);
   /** Recent time to read one subblock from a DataNode, shared by the file system's streams. */
   private final SequentialReader.SubblockTimes times;
   /** dfs.pocache.read.proactive lazy: positional reads are {@link #readLazy} while nothing is suspect. */
@@ -794,9 +794,7 @@ final class DegradedReader {
   }
 
   private long deadlineNanos(boolean part) {
-    double mean = part ? meanPartNanos : meanNanos;
-    long floor = TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
-    return mean == 0 ? Math.max(floor, TimeUnit.SECONDS.toNanos(1)) : Math.max(floor, (long) (mean * deadlineFactor));
+    return Math.max(TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis), lazyDeadlinePerSubblock(part));
   }
 
   private void learn(boolean part, long nanos) {

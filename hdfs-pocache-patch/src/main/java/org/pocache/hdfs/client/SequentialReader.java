@@ -1075,18 +1075,6 @@ final class SequentialReader implements SequentialSource {
   }
 
   /**
-   * Whether the caller's own reads of subblock {@code g} are late, and parity could stand in
-   * for it. Two rules, both on the time spent in HDFS's reads: the subblock alone, {@code
-   * nanos} so far, against the deadline a streamed subblock is judged by (the cold bar before
-   * any subblock was timed); and the block's subblocks the caller has read in a row, {@code
-   * blockNanos} over {@code begun} subblocks begun, against the per-subblock deadline for
-   * each of them, with the floor counted once. The second catches a DataNode a few times
-   * slower than its peers whose subblocks each arrive under the floor (a 1 MiB subblock at
-   * 80 MiB/s takes 12.5 ms): the rest of its block is left to parity at once. A subblock late
-   * alone is raced by a rebuild as soon as the caller waits on it here, and counts as a late
-   * subblock of its block: one more in a row leaves the rest of the block to parity.
-   */
-  /**
    * The deadline for one subblock by the recent mean, without the floor; 0 before any
    * subblock was timed. The caller takes it when it begins a block and judges the block's
    * subblocks by it ({@link #lateForCaller}): the block's own slow subblocks do not raise it.

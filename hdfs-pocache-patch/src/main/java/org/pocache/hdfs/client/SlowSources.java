@@ -252,7 +252,6 @@ final class SlowSources {
     return skip;
   }
 
-  /** The piece held by {@code dataNodes} was read; {@code late}: parity replaced it before it arrived. */
   /**
    * A read of the piece held by {@code dataNodes} ended by its deadline, read alone (a short
    * positional read, no peers beside it): one on-time outcome for its DataNode's history of
@@ -271,6 +270,7 @@ final class SlowSources {
     }
   }
 
+  /** The piece held by {@code dataNodes} was read; {@code late}: parity replaced it before it arrived. */
   void served(List<String> dataNodes, boolean late) {
     served(dataNodes, late, true);
   }

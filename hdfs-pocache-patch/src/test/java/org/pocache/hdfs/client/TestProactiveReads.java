@@ -77,6 +77,14 @@ public class TestProactiveReads {
   }
 
   /** Writes block i on DataNode i and has the Manager fill its parity. */
+  /** A FileSystem of its own whose positional reads are lazy, with a deadline never under {@code ms} milliseconds. */
+  private static FileSystem lazyReader(String ms) throws java.io.IOException {
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.READ_PROACTIVE_KEY, "lazy");
+    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, ms);
+    return FileSystem.newInstance(hdfs.fs().getUri(), c);
+  }
+
   private static ParityDescriptor cachedFile(Path p, long seed) throws Exception {
     return cluster.cachedPinnedFile(p, BLOCK, 4, seed);
   }
@@ -114,10 +122,7 @@ public class TestProactiveReads {
   public void aLazyReadIsHdfsOwnUntilABlockIsLate() throws Exception {
     Path p = new Path("/proactive/lazy");
     cachedFile(p, 19);
-    Configuration c = new Configuration(fs.getConf());
-    c.set(PoCacheConfigKeys.READ_PROACTIVE_KEY, "lazy");
-    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "100");
-    try (FileSystem lazy = FileSystem.newInstance(hdfs.fs().getUri(), c)) {
+    try (FileSystem lazy = lazyReader("100")) {
       ProactiveReader.Outcome calm = readWhole(lazy, p, 19);
       assertEquals("substripes read", 4, calm.substripes);
       assertEquals("of them by HDFS's own read", 4, calm.lazy);
@@ -143,13 +148,10 @@ public class TestProactiveReads {
   public void aReadOfSeveralBlocksFromSlowDataNodesReadsThemAtOnce() throws Exception {
     Path p = new Path("/proactive/parallel");
     cachedFile(p, 23);
-    Configuration c = new Configuration(fs.getConf());
-    c.set(PoCacheConfigKeys.READ_PROACTIVE_KEY, "lazy");
-    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "5000");
     for (int i = 0; i < 4; i++) {
       hdfs.throttle(i).setBandwidth(4 << 20);
     }
-    try (FileSystem lazy = FileSystem.newInstance(hdfs.fs().getUri(), c)) {
+    try (FileSystem lazy = lazyReader("5000")) {
       ProactiveReader.Outcome first = readWhole(lazy, p, 23);
       assertEquals("the first read, nothing timed yet, is HDFS's own", 4, first.lazy);
       ProactiveReader.Outcome next = readWhole(lazy, p, 23);

@@ -99,6 +99,13 @@ public class TestSequentialReads {
     assertEquals(-1, DataPattern.firstMismatch(seed, from, buf, 0, buf.length));
   }
 
+  /** A FileSystem of its own (its own subblock times) whose deadline is never under {@code ms} milliseconds. */
+  private static FileSystem withMinDeadline(String ms) throws IOException {
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, ms);
+    return FileSystem.newInstance(fs.getUri(), c);
+  }
+
   /**
    * Waits until no whole-block prefetch of an earlier test still reads (a closed stream's
    * fetch ends after its read under way): such a read would take a stall armed for this one.
@@ -225,9 +232,7 @@ public class TestSequentialReads {
   public void aSingleStallRebuildsOneSubblockNotItsBlock() throws Exception {
     Path p = new Path("/sequential/stall");
     cachedFile(p, 23);
-    Configuration c = new Configuration(fs.getConf());
-    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
-    try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+    try (FileSystem judge = withMinDeadline("600")) {
       noPrefetchUnderWay();
       hdfs.throttle(2).stallNextRead(900);
       try (FSDataInputStream in = judge.open(p)) {
@@ -249,9 +254,7 @@ public class TestSequentialReads {
   public void afterAStallTheCallerReadsHdfsStreamItselfAgain() throws Exception {
     Path p = new Path("/sequential/stall-back");
     cachedFile(p, 29);
-    Configuration c = new Configuration(fs.getConf());
-    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
-    try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+    try (FileSystem judge = withMinDeadline("600")) {
       noPrefetchUnderWay();
       hdfs.throttle(1).stallNextRead(900);
       try (FSDataInputStream in = judge.open(p)) {
@@ -278,9 +281,7 @@ public class TestSequentialReads {
   public void aSlowBlockWhoseSubblocksAreEachUnderTheFloorGoesToParity() throws Exception {
     Path p = new Path("/sequential/slow-block");
     cachedFile(p, 31);
-    Configuration c = new Configuration(fs.getConf());
-    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
-    try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+    try (FileSystem judge = withMinDeadline("600")) {
       noPrefetchUnderWay();
       hdfs.throttle(1).setBandwidth(SUBBLOCK * 1000L / 350);
       try (FSDataInputStream in = judge.open(p)) {
@@ -524,9 +525,7 @@ public class TestSequentialReads {
         assertEquals("bytes read ahead while reading HDFS's stream", 0, s.streamedBytes());
       }
     }
-    Configuration c = new Configuration(fs.getConf());
-    c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "600");
-    try (FileSystem judge = FileSystem.newInstance(fs.getUri(), c)) {
+    try (FileSystem judge = withMinDeadline("600")) {
       try (FSDataInputStream in = judge.open(p)) {
         readExactly(in, 24, 0, BLOCK, 4096); // subblocks timed: the deadline is 600 ms, not a new JVM's second
       }
