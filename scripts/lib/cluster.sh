@@ -387,6 +387,13 @@ cl_netns_up() { # i, rate MiB/s
   ip netns exec "$ns" ip link set "$g" up
   ip netns exec "$ns" ip link set lo up
   ip netns exec "$ns" ip route add default via "$CL_NET.$i.1"
+  # The host's nameserver may be unreachable from the namespace, and then every name lookup a
+  # starting DataNode makes waits for DNS (10 s each, twice: a DataNode took 20 s longer to
+  # serve after a restart). `ip netns exec` gives the namespace this resolv.conf instead: no
+  # nameserver but its own loopback, so a lookup /etc/hosts cannot answer fails at once. The
+  # cluster names every daemon by address.
+  mkdir -p "/etc/netns/$ns"
+  printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"/etc/netns/$ns/resolv.conf"
   cl_shape "$i" "$rate"
 }
 
@@ -408,6 +415,7 @@ cl_netns_down() {
   for ns in $(ip netns list 2>/dev/null | awk '/^pocache-dn/ {print $1}'); do
     ip netns del "$ns" 2>/dev/null || true
   done
+  rm -rf /etc/netns/pocache-dn*
   local l
   for l in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | grep -E '^pcdn[0-9]+h' | sed 's/@.*//'); do
     ip link del "$l" 2>/dev/null || true

@@ -57,6 +57,8 @@ final class DegradedReader {
    */
   static final double PARALLEL_BELOW_BYTES_PER_S = 256.0 * (1 << 20);
   private final PositionedReadable data;
+  /** The data for a rebuild's reads of the other pieces (see {@link ReadContext#rebuildData}). */
+  private final PositionedReadable rebuildData;
   private final ParityDescriptor d;
   /** How the file's parity values are sealed (the file key from its descriptor). */
   private final ParitySeal seal;
@@ -82,6 +84,7 @@ final class DegradedReader {
   DegradedReader(ReadContext ctx, double deadlineFactor) {
     this.times = ctx.times;
     this.data = ctx.data;
+    this.rebuildData = ctx.rebuildData;
     this.d = ctx.descriptor;
     this.seal = ctx.seal;
     this.layout = ctx.layout;
@@ -94,6 +97,13 @@ final class DegradedReader {
     this.minDeadlineMillis = ctx.minDeadlineMillis;
     this.direct = ctx.direct;
     this.lazy = ctx.lazy;
+  }
+
+  /** Closes what the rebuilds read through, if it is a stream of its own; the stream's close calls it. */
+  void close() throws IOException {
+    if (rebuildData != data && rebuildData instanceof java.io.Closeable) {
+      ((java.io.Closeable) rebuildData).close();
+    }
   }
 
   /** Whether positional reads are {@link #readLazy} while nothing is suspect. */
@@ -382,7 +392,7 @@ final class DegradedReader {
             race.submit(() -> {
               try {
                 long started = System.nanoTime();
-                readObserved(ax, b, nx, locations.of(s, tag));
+                readObserved(rebuildData, ax, b, nx, locations.of(s, tag));
                 sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
               } finally {
                 leases.written(b);
@@ -469,7 +479,7 @@ final class DegradedReader {
       race.submit(() -> {
         try {
           long t0 = System.nanoTime();
-          readObserved(at + from, b, count, locations.of(s, i));
+          readObserved(data, at + from, b, count, locations.of(s, i));
           sources.observed(locations.of(s, i), count, System.nanoTime() - t0);
         } catch (IOException e) {
           throw new DirectReadException(e);
@@ -559,7 +569,7 @@ final class DegradedReader {
         reads.add(() -> {
           try {
             long started = System.nanoTime();
-            readObserved(ax, b, nx, locations.of(s, tag));
+            readObserved(rebuildData, ax, b, nx, locations.of(s, tag));
             sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
           } catch (IOException | RuntimeException | LinkageError e) {
             failed.set(true);
@@ -694,10 +704,11 @@ final class DegradedReader {
   }
 
   /** Reads {@code n} bytes at {@code at} into {@code b}, counted in flight on {@code where} while it runs. */
-  private void readObserved(long at, byte[] b, int n, List<String> where) throws IOException {
+  private void readObserved(PositionedReadable from, long at, byte[] b, int n, List<String> where)
+      throws IOException {
     Runnable inFlight = sources.reading(where, n);
     try {
-      data.readFully(at, b, 0, n);
+      from.readFully(at, b, 0, n);
     } finally {
       if (inFlight != null) {
         inFlight.run();
@@ -716,7 +727,7 @@ final class DegradedReader {
     try {
       pool.execute(() -> {
         try {
-          data.readFully(at, b, 0, n);
+          rebuildData.readFully(at, b, 0, n); // what else could serve it is the rebuild it races
           result.complete(b);
         } catch (IOException | RuntimeException | LinkageError e) {
           buffers.release(b);

@@ -668,34 +668,39 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
     // the threads that make them; the stream counts what it returns, on its caller's thread.
     PositionedReadable uncounted = new UncountedReads(SerialPreads.of(in), statistics);
+    boolean striped = d.getLayout() == ParityDescriptor.Layout.STRIPED;
     DirectBlockReads direct = null;
     try {
       if (DirectBlockReads.available()) {
-        boolean striped = d.getLayout() == ParityDescriptor.Layout.STRIPED;
         direct = new DirectBlockReads(in, uncounted, layout, striped, d.getK(), d.getCellSize(),
             getClient().getConf().isConnectToDnViaHostname(), striped ? cellFallbacks : rangeFallbacks, warnings);
       }
     } catch (LinkageError e) {
       warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
     }
-    ReadContext ctx = new ReadContext(uncounted, d, layout, s, pool, buffers, slowSources, locations,
+    SequentialReader.Opener failFastOpener = null;
+    PositionedReadable rebuildData = uncounted;
+    if (!striped) {
+      List<LocatedBlock> blocks = in.getAllBlocks();
+      String src = path;
+      int bufferSize = getConf().getInt("io.file.buffer.size", 4096);
+      failFastOpener = checkedOpener(() -> failFast().open(src, bufferSize), src, blocks);
+      // Opened at a rebuild's first read of another piece, not now.
+      rebuildData = new UncountedReads(new FailFastPreads(failFastOpener, in, warnings), statistics);
+    }
+    ReadContext ctx = new ReadContext(uncounted, rebuildData, d, layout, s, pool, buffers, slowSources, locations,
         deadlineMinMillis, proactiveAlways, proactiveLazy, direct, parityPieces, subblockTimes);
     ProactiveReader reader = new ProactiveReader(ctx, inflight);
     DegradedReader degraded = null;
     SequentialReader sequential = null;
     BlockPrefetch prefetch = null;
     ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
-    SequentialReader.Opener failFastOpener = null;
-    if (d.getLayout() != ParityDescriptor.Layout.STRIPED) {
+    if (!striped) {
       degraded = new DegradedReader(ctx, deadlineFactor);
-      List<LocatedBlock> blocks = in.getAllBlocks();
-      String src = path;
-      int bufferSize = getConf().getInt("io.file.buffer.size", 4096);
-      SequentialReader.Opener opener = checkedOpener(() -> getClient().open(src, bufferSize, true), src, blocks);
-      failFastOpener = checkedOpener(() -> failFast().open(src, bufferSize), src, blocks);
       Statistics stats = statistics;
       // The read-ahead streams fail at once where no DataNode of a block answers: the
-      // SequentialReader then rebuilds from parity, or falls back to HDFS's stream, which waits.
+      // SequentialReader then rebuilds from parity, or falls back to HDFS's stream, which waits;
+      // a block fetched ahead is then the caller's to read.
       sequential = new SequentialReader(failFastOpener, layout, reader, degraded, buffers,
           n -> {
             if (stats != null) {
@@ -704,8 +709,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           }, outcome, inflight, deadlineFactor, deadlineMinMillis, subblockTimes);
       if (prefetchBudget.free() > 0 && d.getLength() > d.getBlockSize() && d.getK() > 1) {
         SequentialReader seq = sequential;
-        prefetch = new BlockPrefetch(opener, d.getBlockSize(), d.getLength(), d.getK() - 1, layout.subblockSize(),
-            prefetchBudget, buffers, n -> {
+        prefetch = new BlockPrefetch(failFastOpener, d.getBlockSize(), d.getLength(), d.getK() - 1,
+            layout.subblockSize(), prefetchBudget, buffers, n -> {
               if (stats != null) {
                 stats.incrementBytesRead(-n);
               }
@@ -715,7 +720,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     proactiveOpens.incrementAndGet();
     return new PoCacheDataInputStream(in, new PoCacheInputStream(in, reader, degraded, sequential, prefetch,
         uncounted, statistics, outcome, o -> report(d, o), warnings, failFastOpener,
-        stripedSequential && d.getLayout() == ParityDescriptor.Layout.STRIPED
+        stripedSequential && striped
             ? new StripedReadAhead.Watch(g -> slowByReads(locations, d.getK(), g), deadlineFactor, deadlineMinMillis)
             : null));
   }

@@ -840,6 +840,13 @@ final class PoCacheInputStream extends FSInputStream
       prefetch.close();
     }
     try {
+      if (degraded != null) {
+        degraded.close();
+      }
+    } catch (IOException e) {
+      // the rebuilds' stream's close: nothing of the caller's depends on it
+    }
+    try {
       if (directIn != null && directIn != in) {
         directIn.close();
       }

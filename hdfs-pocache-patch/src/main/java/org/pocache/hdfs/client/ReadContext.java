@@ -32,6 +32,11 @@ import org.pocache.manager.protocol.ParitySeals;
 final class ReadContext {
   /** The file's data as HDFS serves it (reads not counted twice in the statistics). */
   final PositionedReadable data;
+  /**
+   * The same data for the reads a rebuild makes of the other pieces: failing at once where a
+   * block's DataNodes are all down ({@link FailFastPreads}), or {@link #data} itself.
+   */
+  final PositionedReadable rebuildData;
   final ParityDescriptor descriptor;
   /** How the file's parity values are sealed (the file key from its descriptor). */
   final ParitySeal seal;
@@ -56,11 +61,13 @@ final class ReadContext {
   /** The readers' time; {@link Clock#SYSTEM} but in tests. */
   final Clock clock = Clock.SYSTEM;
 
-  ReadContext(PositionedReadable data, ParityDescriptor descriptor, StripeLayout layout, ParityAccess parity,
+  ReadContext(PositionedReadable data, PositionedReadable rebuildData, ParityDescriptor descriptor,
+      StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
       long minDeadlineMillis, boolean proactiveAlways, boolean lazy, DirectBlockReads direct, int parityPieces,
       SequentialReader.SubblockTimes times) {
     this.data = data;
+    this.rebuildData = rebuildData;
     this.descriptor = descriptor;
     this.seal = ParitySeals.forReading(descriptor);
     this.layout = layout;

@@ -26,7 +26,7 @@ import org.apache.hadoop.fs.PositionedReadable;
  * counts the bytes it returns on its caller's thread instead, so a task's input
  * metrics (Spark reads the task thread's) are what HDFS's stream would give.
  */
-final class UncountedReads implements PositionedReadable {
+final class UncountedReads implements PositionedReadable, java.io.Closeable {
   private final PositionedReadable in;
   private final FileSystem.Statistics stats;
 
@@ -56,6 +56,14 @@ final class UncountedReads implements PositionedReadable {
   private void uncount(int n) {
     if (stats != null && n > 0) {
       stats.incrementBytesRead(-n);
+    }
+  }
+
+  /** Closes the reads it passes on, if they are {@link java.io.Closeable}: only a stream of its own may be given. */
+  @Override
+  public void close() throws IOException {
+    if (in instanceof java.io.Closeable) {
+      ((java.io.Closeable) in).close();
     }
   }
 }

@@ -17,11 +17,15 @@ package org.pocache.hdfs.client;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.BlockMissingException;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -86,5 +90,27 @@ public class TestDataNodeDown {
       in.readFully(0, b);
     }
     assertEquals(-1, DataPattern.firstMismatch(62, 0, b, 0, b.length));
+  }
+
+  /**
+   * A rebuild's read of another piece, on the stopped DataNode, fails at once: through
+   * HDFS's own stream it would wait out the client's retries, two minutes a round here.
+   */
+  @Test(timeout = 60_000)
+  public void aRebuildsReadOfAPieceOnTheStoppedDataNodeFailsAtOnce() throws Exception {
+    try (FailFastClient client = new FailFastClient(fs.getUri(), fs.getConf(), null);
+         DFSInputStream fallback = ((DistributedFileSystem) fs).getClient().open(POSITIONAL.toString(), 4096, true);
+         FailFastPreads preads = new FailFastPreads(() -> client.open(POSITIONAL.toString(), 4096), fallback,
+             new Warnings(org.slf4j.LoggerFactory.getLogger(TestDataNodeDown.class)))) {
+      byte[] b = new byte[1024];
+      preads.readFully(0, b); // block 0: its DataNode is up
+      assertEquals(-1, DataPattern.firstMismatch(62, 0, b, 0, b.length));
+      try {
+        preads.readFully(BLOCK, b); // block 1: its DataNode was stopped
+        fail("read block 1 of " + POSITIONAL + " with its DataNode stopped");
+      } catch (BlockMissingException expected) {
+        // at once, not after HDFS's rounds of waiting
+      }
+    }
   }
 }
