@@ -620,7 +620,10 @@ final class SequentialReader implements SequentialSource {
    * Whether parity can stand in for this subblock: its stripe's parity is cached and
    * fewer than m of the other pieces of its substripe sit on listed stragglers, on
    * blocks this stream already found slow, or on the subblock's own DataNode (whose
-   * slowness a rebuild would then share).
+   * slowness a rebuild would then share). For a block that is down only the pieces that
+   * cannot be read at all count (down as well, or on its own DataNodes): a slow piece
+   * delays the rebuild, where the alternative is HDFS's retries and then a failed read,
+   * and a block whose own rebuild failed, having needed this one, still reads.
    */
   private boolean rescuable(Slot s) {
     return rescuable(s.g, s.start, s.len);
@@ -644,8 +647,7 @@ final class SequentialReader implements SequentialSource {
         continue;
       }
       long other = firstBlock + x;
-      if (down ? downBlocks.contains(other) || unrescuable.contains(other)
-          || rebuilds.sameDataNodes(a.stripe, a.dataIndex, x)
+      if (down ? downBlocks.contains(other) || rebuilds.sameDataNodes(a.stripe, a.dataIndex, x)
           : rebuiltBlocks.contains(other) || rebuilds.listedStraggler(a.stripe, x)
           || rebuilds.sameDataNodes(a.stripe, a.dataIndex, x)) {
         slowOthers++; // a rebuild would wait on it (for a down block: could not be done at all)

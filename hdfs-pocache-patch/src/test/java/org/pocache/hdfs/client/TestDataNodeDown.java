@@ -45,6 +45,7 @@ public class TestDataNodeDown {
   private static final long BLOCK = 1 << 20;
   private static final Path SEQUENTIAL = new Path("/down/sequential");
   private static final Path POSITIONAL = new Path("/down/positional");
+  private static final Path AFTER_LISTED = new Path("/down/after-listed");
   private static PoCacheMiniCluster cluster;
   private static FileSystem fs;
 
@@ -55,6 +56,7 @@ public class TestDataNodeDown {
         .start();
     cluster.cachedPinnedFile(SEQUENTIAL, BLOCK, 4, 61);
     cluster.cachedPinnedFile(POSITIONAL, BLOCK, 4, 62);
+    cluster.cachedPinnedFile(AFTER_LISTED, BLOCK, 4, 63);
     fs = cluster.client("dfs.client.retry.window.base", "120000");
     cluster.hdfs.cluster().stopDataNode(1); // block 1 of both files: the NameNode still lists it
   }
@@ -112,5 +114,56 @@ public class TestDataNodeDown {
         // at once, not after HDFS's rounds of waiting
       }
     }
+  }
+
+  /**
+   * Block 0's DataNode is listed, so block 0 is left to parity at first sight; its
+   * rebuilds need block 1, whose DataNode is stopped, and fail, and block 0 is streamed.
+   * Block 1 is then rebuilt from the other blocks, block 0 included (slow by the list, but
+   * it reads): a block whose own rebuild failed does not make a block that is down
+   * unrescuable. (It did: the read fell back to HDFS's stream and failed once HDFS's
+   * retries were over.)
+   */
+  @Test(timeout = 60_000)
+  public void aStoppedDataNodesBlockIsRebuiltFromABlockWhoseOwnRebuildFailed() throws Exception {
+    java.util.List<org.apache.hadoop.hdfs.server.datanode.DataNode> live = cluster.hdfs.cluster().getDataNodes();
+    String listed = live.get(0).getDatanodeId().getXferAddr(); // DataNode 0: block 0
+    org.pocache.manager.protocol.ManagerClient manager = cluster.manager();
+    try {
+      list(manager, live, listed);
+      byte[] b = new byte[(int) (4 * BLOCK)];
+      Map<Long, Integer> decoded;
+      try (FileSystem reader = cluster.client("dfs.client.retry.window.base", "120000");
+           FSDataInputStream in = reader.open(AFTER_LISTED)) {
+        int off = 0;
+        for (int n; off < b.length && (n = in.read(b, off, Math.min(64 << 10, b.length - off))) > 0; ) {
+          off += n;
+        }
+        assertEquals(b.length, off);
+        decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
+      }
+      assertEquals(-1, DataPattern.firstMismatch(63, 0, b, 0, b.length));
+      assertTrue("block 1's subblocks rebuilt from parity: " + decoded, decoded.getOrDefault(1L, 0) > 0);
+    } finally {
+      list(manager, live, null); // off the list again
+    }
+  }
+
+  /** Heartbeats until the Manager lists exactly {@code slow} (nothing, for null) on them. */
+  private static void list(org.pocache.manager.protocol.ManagerClient manager,
+      java.util.List<org.apache.hadoop.hdfs.server.datanode.DataNode> live, String slow) throws Exception {
+    java.util.List<String> want = slow == null ? java.util.Collections.<String>emptyList()
+        : java.util.Collections.singletonList(slow);
+    org.apache.hadoop.test.GenericTestUtils.waitFor(() -> {
+      try {
+        for (int i = 0; i < live.size(); i++) {
+          String dn = live.get(i).getDatanodeId().getXferAddr();
+          manager.heartbeat(dn, dn.equals(slow) ? 10_000_000L : 100_000_000L + i * 1_000_000L, 1000.0, 100);
+        }
+        return manager.getStragglers().dataNodes.equals(want);
+      } catch (Exception e) {
+        return false;
+      }
+    }, 100, 20_000);
   }
 }
