@@ -473,4 +473,12 @@ public final class PoCacheConfigKeys {
   /** Sequential and lazy positional reads: the deadline is never shorter than this, milliseconds. */
   public static final String READ_DEADLINE_MIN_KEY = "dfs.pocache.read.deadline.min.ms";
   public static final String READ_DEADLINE_MIN_DEFAULT = "20";
+
+  /**
+   * How long POCache's own streams of a file with cached parity wait for a DataNode to
+   * connect or to send its next bytes before they leave the block to parity, milliseconds;
+   * HDFS's own reads, the fallbacks included, keep dfs.client.socket-timeout.
+   */
+  public static final String READ_DATANODE_TIMEOUT_KEY = "dfs.pocache.read.datanode.timeout.ms";
+  public static final String READ_DATANODE_TIMEOUT_DEFAULT = "1000";
 }

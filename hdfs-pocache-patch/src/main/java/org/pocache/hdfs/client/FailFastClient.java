@@ -34,6 +34,10 @@ import org.apache.hadoop.hdfs.DFSInputStream;
  * {@link PoCacheInputStream}). Everything that reads as HDFS would, the fallbacks
  * included, keeps the file system's own client.
  *
+ * <p>It waits on a DataNode for at most dfs.pocache.read.datanode.timeout.ms, not HDFS's
+ * socket timeout: a restarting DataNode listens a while before it serves, and a stream
+ * that connects in between would wait there.
+ *
  * <p>The client shares the file system's configuration otherwise (its peer cache, SASL,
  * checksum and short-circuit settings) and its statistics, so bytes read through it
  * count as HDFS's own reads do.
@@ -41,6 +45,12 @@ import org.apache.hadoop.hdfs.DFSInputStream;
 final class FailFastClient implements Closeable {
   /** HDFS's key for the rounds a stream waits for a block's DataNodes before it fails. */
   static final String ACQUIRE_FAILURES_KEY = "dfs.client.max.block.acquire.failures";
+  /** HDFS's key for how long a stream waits on a DataNode to connect or to send, milliseconds. */
+  static final String SOCKET_TIMEOUT_KEY = "dfs.client.socket-timeout";
+  /** HDFS's key for the name of the context (connection and short-circuit caches) clients share. */
+  static final String CONTEXT_KEY = "dfs.client.context";
+  /** HDFS's default for {@link #SOCKET_TIMEOUT_KEY}. */
+  private static final int SOCKET_TIMEOUT_DEFAULT = 60_000;
 
   private final URI uri;
   private final Configuration conf;
@@ -48,10 +58,22 @@ final class FailFastClient implements Closeable {
   private DFSClient client;
   private boolean closed;
 
-  FailFastClient(URI uri, Configuration base, FileSystem.Statistics stats) {
+  /**
+   * A client of {@code uri} configured as {@code base}, but for the retries and for the
+   * time it waits on a DataNode: at most {@code timeoutMillis} to connect or to receive its
+   * next bytes. A restarting DataNode listens before it serves: a stream that connects then
+   * waits until it does, and with HDFS's timeout (a minute) a reader would wait all that time
+   * on a block parity could stand in for.
+   */
+  FailFastClient(URI uri, Configuration base, FileSystem.Statistics stats, int timeoutMillis) {
     this.uri = uri;
     this.conf = new Configuration(base);
     this.conf.setInt(ACQUIRE_FAILURES_KEY, 0);
+    this.conf.setInt(SOCKET_TIMEOUT_KEY,
+        Math.min(timeoutMillis, base.getInt(SOCKET_TIMEOUT_KEY, SOCKET_TIMEOUT_DEFAULT)));
+    // A context of its own: HDFS's clients of one context share their cache of DataNode
+    // connections, and a connection keeps the timeout of the client that opened it.
+    this.conf.set(CONTEXT_KEY, base.get(CONTEXT_KEY, "default") + "-pocache-fail-fast");
     this.stats = stats;
   }
 

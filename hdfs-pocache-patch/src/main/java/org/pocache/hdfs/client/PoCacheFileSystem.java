@@ -164,6 +164,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private long readFillMaxBytes;
   private double deadlineFactor;
   private long deadlineMinMillis;
+  /** dfs.pocache.read.datanode.timeout.ms: how long the fail-fast client waits on a DataNode. */
+  private int dataNodeTimeoutMillis;
   private boolean proactiveAlways;
   private boolean proactiveLazy;
   private boolean parallelBlocks;
@@ -201,6 +203,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.READ_DEADLINE_FACTOR_DEFAULT, 1, 1000);
     deadlineMinMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_DEADLINE_MIN_KEY,
         PoCacheConfigKeys.READ_DEADLINE_MIN_DEFAULT, 0, 3_600_000);
+    dataNodeTimeoutMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_DATANODE_TIMEOUT_KEY,
+        PoCacheConfigKeys.READ_DATANODE_TIMEOUT_DEFAULT, 100, 3_600_000);
     parityPieces = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_PARITY_PIECES_KEY,
         PoCacheConfigKeys.READ_PARITY_PIECES_DEFAULT, 0, Integer.MAX_VALUE);
     parallelBlocks = PoCacheConfig.getBoolean(conf, PoCacheConfigKeys.READ_PARALLEL_BLOCKS_KEY,
@@ -754,7 +758,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** The file system's fail-fast client (its first use makes it). */
   private synchronized FailFastClient failFast() {
     if (failFast == null) {
-      failFast = new FailFastClient(getUri(), getConf(), statistics);
+      failFast = new FailFastClient(getUri(), getConf(), statistics, dataNodeTimeoutMillis);
     }
     return failFast;
   }

@@ -100,7 +100,7 @@ public class TestDataNodeDown {
    */
   @Test(timeout = 60_000)
   public void aRebuildsReadOfAPieceOnTheStoppedDataNodeFailsAtOnce() throws Exception {
-    try (FailFastClient client = new FailFastClient(fs.getUri(), fs.getConf(), null);
+    try (FailFastClient client = new FailFastClient(fs.getUri(), fs.getConf(), null, 1000);
          DFSInputStream fallback = ((DistributedFileSystem) fs).getClient().open(POSITIONAL.toString(), 4096, true);
          FailFastPreads preads = new FailFastPreads(() -> client.open(POSITIONAL.toString(), 4096), fallback,
              new Warnings(org.slf4j.LoggerFactory.getLogger(TestDataNodeDown.class)))) {
@@ -112,6 +112,31 @@ public class TestDataNodeDown {
         fail("read block 1 of " + POSITIONAL + " with its DataNode stopped");
       } catch (BlockMissingException expected) {
         // at once, not after HDFS's rounds of waiting
+      }
+    }
+  }
+
+  /**
+   * A DataNode that takes its connection but sends nothing (a restarting one listens a while
+   * before it serves) costs a fail-fast read its timeout, not HDFS's socket timeout (a
+   * minute): the read fails and parity can stand in. DataNode 0 stalls its block reads 30 s;
+   * with HDFS's timeout the read would wait all that time and then succeed.
+   */
+  @Test(timeout = 60_000)
+  public void aReadFromADataNodeThatSendsNothingFailsAfterTheTimeout() throws Exception {
+    try (FailFastClient client = new FailFastClient(fs.getUri(), fs.getConf(), null, 1000);
+         DFSInputStream fallback = ((DistributedFileSystem) fs).getClient().open(POSITIONAL.toString(), 4096, true);
+         FailFastPreads preads = new FailFastPreads(() -> client.open(POSITIONAL.toString(), 4096), fallback,
+             new Warnings(org.slf4j.LoggerFactory.getLogger(TestDataNodeDown.class)))) {
+      byte[] b = new byte[1024];
+      cluster.hdfs.throttle(0).setDelayPerRead(30_000); // DataNode 0 holds block 0
+      try {
+        preads.readFully(0, b);
+        fail("read block 0 of " + POSITIONAL + " while its DataNode sent nothing for 30 s");
+      } catch (java.io.IOException expected) {
+        // after the fail-fast client's timeout
+      } finally {
+        cluster.hdfs.throttle(0).reset();
       }
     }
   }
