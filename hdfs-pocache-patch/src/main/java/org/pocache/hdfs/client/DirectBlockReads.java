@@ -294,9 +294,10 @@ final class DirectBlockReads {
   }
 
   /**
-   * Whether a replicated file's piece has locations and every one of them failed a
-   * direct read of this stream (a DataNode that is down refuses at once; HDFS's own read
-   * of it would retry with seconds of back-off before it gives up or the node is back).
+   * Whether every location of a replicated file's piece failed a direct read of this
+   * stream (a DataNode that is down refuses at once; HDFS's own read of it would retry
+   * with seconds of back-off before it gives up or the node is back), or the NameNode
+   * lists none for its block.
    */
   private boolean noLocationLeft(long s, int j0, int i) {
     return noLocationLeft(layout.fileOffset(s, j0, i, 0));
@@ -304,13 +305,13 @@ final class DirectBlockReads {
 
   /** As {@link #noLocationLeft(long, int, int)}, for the block holding file offset {@code at}. */
   private boolean noLocationLeft(long at) {
-    if (failed.isEmpty()) {
-      return false;
-    }
     try {
       LocatedBlock block = blockAt(at);
       DatanodeInfo[] where = block == null ? null : HadoopCompat.locations(block);
-      if (where == null || where.length == 0) {
+      if (block != null && (where == null || where.length == 0)) {
+        return true; // none listed (its DataNodes were declared dead): HDFS's read would wait and then fail
+      }
+      if (where == null || failed.isEmpty()) {
         return false;
       }
       for (DatanodeInfo dn : where) {
