@@ -82,11 +82,7 @@ public class TestDataNodeDead {
   public void aSequentialReadRebuildsABlockWithNoLocation() throws Exception {
     byte[] b = new byte[(int) (4 * BLOCK)];
     try (FSDataInputStream in = fs.open(FILE)) {
-      int off = 0;
-      for (int n; off < b.length && (n = in.read(b, off, Math.min(64 << 10, b.length - off))) > 0; ) {
-        off += n;
-      }
-      assertEquals(b.length, off);
+      TestDataNodeDown.readFront(in, b);
     }
     assertEquals(-1, DataPattern.firstMismatch(71, 0, b, 0, b.length));
   }

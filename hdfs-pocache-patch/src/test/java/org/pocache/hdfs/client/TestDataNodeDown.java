@@ -73,11 +73,7 @@ public class TestDataNodeDown {
     byte[] b = new byte[(int) (4 * BLOCK)];
     Map<Long, Integer> decoded;
     try (FSDataInputStream in = fs.open(SEQUENTIAL)) {
-      int off = 0;
-      for (int n; off < b.length && (n = in.read(b, off, Math.min(64 << 10, b.length - off))) > 0; ) {
-        off += n;
-      }
-      assertEquals(b.length, off);
+      readFront(in, b);
       assertEquals(-1, in.read());
       decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
     }
@@ -102,8 +98,7 @@ public class TestDataNodeDown {
   public void aRebuildsReadOfAPieceOnTheStoppedDataNodeFailsAtOnce() throws Exception {
     try (FailFastClient client = new FailFastClient(fs.getUri(), fs.getConf(), null, 1000);
          DFSInputStream fallback = ((DistributedFileSystem) fs).getClient().open(POSITIONAL.toString(), 4096, true);
-         FailFastPreads preads = new FailFastPreads(() -> client.open(POSITIONAL.toString(), 4096), fallback,
-             new Warnings(org.slf4j.LoggerFactory.getLogger(TestDataNodeDown.class)))) {
+         FailFastPreads preads = preadsOf(POSITIONAL, client, fallback)) {
       byte[] b = new byte[1024];
       preads.readFully(0, b); // block 0: its DataNode is up
       assertEquals(-1, DataPattern.firstMismatch(62, 0, b, 0, b.length));
@@ -126,8 +121,7 @@ public class TestDataNodeDown {
   public void aReadFromADataNodeThatSendsNothingFailsAfterTheTimeout() throws Exception {
     try (FailFastClient client = new FailFastClient(fs.getUri(), fs.getConf(), null, 1000);
          DFSInputStream fallback = ((DistributedFileSystem) fs).getClient().open(POSITIONAL.toString(), 4096, true);
-         FailFastPreads preads = new FailFastPreads(() -> client.open(POSITIONAL.toString(), 4096), fallback,
-             new Warnings(org.slf4j.LoggerFactory.getLogger(TestDataNodeDown.class)))) {
+         FailFastPreads preads = preadsOf(POSITIONAL, client, fallback)) {
       byte[] b = new byte[1024];
       cluster.hdfs.throttle(0).setDelayPerRead(30_000); // DataNode 0 holds block 0
       try {
@@ -160,11 +154,7 @@ public class TestDataNodeDown {
       Map<Long, Integer> decoded;
       try (FileSystem reader = cluster.client("dfs.client.retry.window.base", "120000");
            FSDataInputStream in = reader.open(AFTER_LISTED)) {
-        int off = 0;
-        for (int n; off < b.length && (n = in.read(b, off, Math.min(64 << 10, b.length - off))) > 0; ) {
-          off += n;
-        }
-        assertEquals(b.length, off);
+        readFront(in, b);
         decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
       }
       assertEquals(-1, DataPattern.firstMismatch(63, 0, b, 0, b.length));
@@ -190,5 +180,20 @@ public class TestDataNodeDown {
         return false;
       }
     }, 100, 20_000);
+  }
+
+  /** Positional reads of {@code p} through {@code client}'s fail-fast stream, else {@code fallback}. */
+  private static FailFastPreads preadsOf(Path p, FailFastClient client, DFSInputStream fallback) {
+    return new FailFastPreads(() -> client.open(p.toString(), 4096), fallback,
+        new Warnings(org.slf4j.LoggerFactory.getLogger(TestDataNodeDown.class)));
+  }
+
+  /** Fills {@code b} from the front of {@code in} in 64 KiB reads, as a task reads its split. */
+  static void readFront(FSDataInputStream in, byte[] b) throws java.io.IOException {
+    int off = 0;
+    for (int n; off < b.length && (n = in.read(b, off, Math.min(64 << 10, b.length - off))) > 0; ) {
+      off += n;
+    }
+    assertEquals(b.length, off);
   }
 }
