@@ -12,7 +12,10 @@
 
 ALT_ALL_LAYOUTS=rep1,rep3,rs-6-3,rs-3-2
 ALT_ALL_MODES=stock,slownode,speculation,pocache,pocache-spec
-ALT_ALL_JOBS=wordcount,sort,terasort,dfsio-read,dfsio-write
+ALT_ALL_JOBS=wordcount,sort,terasort,dfsio-read,dfsio-write,sql-scan,sql-agg,sql-join
+# Spark runs the SQL jobs in local mode (one JVM, 2 task slots), where it never speculates:
+# the speculation modes have no SQL rows.
+ALT_SQL_MODES=stock,slownode,pocache
 
 # Every slow-node feature Hadoop 3.4.1 ships (all off in its hdfs-default.xml), with the
 # intervals and sample counts lowered so that the NameNode can act within one job:
@@ -49,7 +52,8 @@ alt_width() { case $1 in rep1) echo 1 ;; rep3) echo 3 ;; rs-6-3) echo 9 ;; rs-3-
 alt_usage() {
   cat <<'USAGE'
   alternatives [--layouts rep1,rep3,rs-6-3,rs-3-2] [--modes stock,slownode,speculation,pocache,pocache-spec]
-               [--jobs wordcount,sort,terasort,dfsio-read,dfsio-write] [--stragglers none,net,cpu]
+               [--jobs wordcount,sort,terasort,dfsio-read,dfsio-write,sql-scan,sql-agg,sql-join]
+               [--stragglers none,net,cpu]
                [--repeats N] [--input-mib M] [--block-mib B] [--dfsio-files F] [--rate MiB/s|none]
                [--factor F] [--cpu-factor C] [--hadoop 3.4|3.1] [--datanodes N] [--json F] [--plot F.png]
                [--keep]
@@ -58,7 +62,9 @@ alt_usage() {
       slownode: every slow-node feature of Hadoop 3.4 on, detection every 10 s, hedged reads
       after 50 ms, dead-node detection; speculation: speculative map and reduce tasks;
       pocache; pocache-spec: POCache and speculation; all but the *spec* modes run without
-      speculation), MapReduce jobs (wordcount, sort, terasort, TestDFSIO read and write),
+      speculation), MapReduce jobs (wordcount, sort, terasort, TestDFSIO read and write) and
+      Spark SQL over Parquet tables (HiBench's scan, aggregation and join; Spark in local
+      mode, which never speculates, so not in the *spec* modes),
       without a straggler and with one (net: its egress at 1/F of the others', default 10;
       cpu: capped at 1/C of a core, default 10), the straggler being the DataNode that holds
       the most of the layout's input. Job times, tasks' time in read calls, outputs checked
@@ -68,7 +74,7 @@ alt_usage() {
       layout, mode and job, stragglers none,net, 3 repeats, 64 MiB inputs in 8 MiB blocks,
       4 TestDFSIO files of the same size, unshaped DataNodes. JSON in
       docs/results/cluster/alternatives.json and a PNG beside it. --keep: the runs of the
-      layout and mode pairs not measured now are kept from the JSON (its settings must match
+      layout, mode and job triples not measured now are kept from the JSON (its settings must match
       these), so one layout or mode can be measured again without the others; each run
       records its commit.
 USAGE
@@ -156,6 +162,12 @@ alt_inputs() { # layout, input MiB, block MiB, dfsio files, work dir
           || ex_job "$POCACHE_FS" "$work/teragen-$layout.log" "$ex" teragen "${common[@]}" \
             -D mapreduce.job.maps=$(((input / block + 1) / 2)) \
             $(((input / block + 1) / 2 * ((2 * bs + 99) / 100))) "$dir/tera-in" >/dev/null ;;
+      sql-*)
+        if ! cl_hdfs dfs -test -e "$dir/sql/uservisits/_SUCCESS" 2>/dev/null; then
+          EX_SPARK_OPTS=(-Dspark.hadoop.dfs.blocksize=$bs -Dspark.hadoop.dfs.replication="$repl")
+          ex_spark_job "$POCACHE_FS" "$work/sql-gen-$layout.log" sql-gen "$input" "$dir/sql" >/dev/null
+          EX_SPARK_OPTS=()
+        fi ;;
       dfsio-read)
         cl_hdfs dfs -test -d "$dir/dfsio/io_data" 2>/dev/null \
           || ex_job "$POCACHE_FS" "$work/dfsio-setup-$layout.log" "$(alt_dfsio_jar)" org.apache.hadoop.fs.TestDFSIO \
@@ -173,8 +185,9 @@ alt_input_paths() { # layout -> the HDFS paths the layout's read jobs take as in
       sort) echo "$dir/sort-in" ;;
       terasort) echo "$dir/tera-in" ;;
       dfsio-read) echo "$dir/dfsio/io_data" ;;
+      sql-*) echo "$dir/sql" ;;
     esac
-  done
+  done | awk '!seen[$0]++'
 }
 
 # The DataNode (1-based) holding the most data bytes of a layout's inputs: replicas of
@@ -215,6 +228,10 @@ alt_run() { # layout, job, mode, log, input MiB, block MiB, dfsio files
     for kv in "${ALT_SLOWNODE_CLIENT_KEYS[@]}"; do EX_JOB_OPTS+=(-D "$kv"); done
   fi
   out=$dir/out-$job-$mode
+  if [[ $job == sql-* ]]; then
+    alt_sql_run "$layout" "$job" "$mode" "$log" "$block"
+    return
+  fi
   cl_hdfs dfs -rm -r -f -skipTrash "$out" "$out-validate" >/dev/null 2>&1 || true
   case "$job" in
     wordcount) ms=$(ex_job "$fs" "$log" "$ex" wordcount "$dir/wc-in" "$out") ;;
@@ -256,6 +273,30 @@ alt_run() { # layout, job, mode, log, input MiB, block MiB, dfsio files
   echo "$ms $digest ${tput:--}"
 }
 
+# Spark for the cluster's Hadoop line: 3.5 (its own Hadoop 3.3 client, the drop-in for 3.3 and
+# later) on Hadoop 3.4 servers, 3.3 on the cluster's own Hadoop 3.1 client jars.
+alt_spark_setup() { # line
+  local spark=3.5
+  [[ $1 == 3.1 ]] && spark=3.3
+  read -r SPARK_VERSION SPARK_SCALA SPARK_PROFILE <<<"$(ex_spark_line "$spark")"
+  ex_spark_build
+  ex_spark_dropin >/dev/null
+}
+
+# One SQL job of one mode, Spark in local mode with a task per HDFS block; prints "ms digest -"
+# (ms: the job's Spark actions, without the SparkContext's start).
+alt_sql_run() { # layout, job, mode, log, block MiB
+  local layout=$1 job=$2 mode=$3 log=$4 fs=$VANILLA_FS line kv
+  [[ $mode == pocache* ]] && fs=$POCACHE_FS
+  EX_SPARK_OPTS=(-Dspark.sql.files.maxPartitionBytes=$(($5 * 1048576)) -Dspark.hadoop.dfs.replication="$(alt_replication "$layout")")
+  if [[ $mode == slownode ]]; then
+    for kv in "${ALT_SLOWNODE_CLIENT_KEYS[@]}"; do EX_SPARK_OPTS+=("-Dspark.hadoop.$kv"); done
+  fi
+  line=$(ex_spark_job "$fs" "$log" "$job" "/alt/$layout/sql" -)
+  EX_SPARK_OPTS=()
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["ms"], d["digest"].replace(" ", "_"), "-")' "$line"
+}
+
 ex_alternatives() {
   local layouts=$ALT_ALL_LAYOUTS modes=$ALT_ALL_MODES stragglers=none,net repeats=3 input=64 block=8 files=4
   local rate=none factor=10 cpu_factor=10 line=3.4 datanodes=9
@@ -286,6 +327,13 @@ ex_alternatives() {
   for x in ${layouts//,/ }; do [[ ,$ALT_ALL_LAYOUTS, == *,$x,* ]] || die "experiment alternatives: unknown layout '$x' ($ALT_ALL_LAYOUTS)"; done
   for x in ${modes//,/ }; do [[ ,$ALT_ALL_MODES, == *,$x,* ]] || die "experiment alternatives: unknown mode '$x' ($ALT_ALL_MODES)"; done
   for x in ${ALT_JOBS//,/ }; do [[ ,$ALT_ALL_JOBS, == *,$x,* ]] || die "experiment alternatives: unknown job '$x' ($ALT_ALL_JOBS)"; done
+  local sql_only=yes
+  for x in ${ALT_JOBS//,/ }; do [[ $x == sql-* ]] || sql_only=no; done
+  if [[ $sql_only == yes ]]; then
+    local any=no
+    for x in ${modes//,/ }; do [[ ,$ALT_SQL_MODES, == *,$x,* ]] && any=yes; done
+    [[ $any == yes ]] || die "experiment alternatives: the SQL jobs run in the modes ${ALT_SQL_MODES//,/, } only (Spark in local mode never speculates); --modes $modes has none of them"
+  fi
   for x in ${stragglers//,/ }; do [[ $x == none || $x == net || $x == cpu ]] || die "experiment alternatives: --stragglers takes none, net and cpu, got '$x'"; done
   [[ "$repeats" =~ ^[1-9][0-9]*$ ]] || die "experiment alternatives: --repeats must be a positive integer, got '$repeats'"
   [[ "$input" =~ ^[1-9][0-9]*$ && "$block" =~ ^[1-9][0-9]*$ && "$files" =~ ^[1-9][0-9]*$ ]] \
@@ -309,6 +357,7 @@ ex_alternatives() {
   fi
   stale && build
   cl_use_hadoop "$line"
+  [[ ,$ALT_JOBS, == *,sql-* ]] && alt_spark_setup "$line"
   local work="$CLUSTER_DIR/results/alternatives" rows="$CLUSTER_DIR/results/alternatives.rows"
   mkdir -p "$work" "$(dirname "$json")"
   : >"$rows"
@@ -348,11 +397,13 @@ ex_alternatives() {
           for job in ${ALT_JOBS//,/ }; do
             local order=()
             for mode in ${modes//,/ }; do
+              [[ $job == sql-* && ,$ALT_SQL_MODES, != *,$mode,* ]] && continue
               if [[ ($phase == slownode && $mode == slownode) || ($phase == plain && $mode != slownode) ]]; then
                 order+=("$mode")
               fi
             done
             # Alternate the order across repeats, so that no mode always runs first.
+            [[ ${#order[@]} -eq 0 ]] && continue
             ((r % 2 == 0)) && mapfile -t order < <(printf "%s\n" "${order[@]}" | tac)
             for mode in "${order[@]}"; do
               log="$work/$layout-$job-$state-$mode-$r.log"

@@ -70,6 +70,7 @@ expect 2 "unknown experiment 'exp99'" "$POCACHE" simulate --experiment exp99
 expect 1 "unknown layout 'rep2'" "$POCACHE" experiment alternatives --layouts rep1,rep2
 expect 1 "unknown mode 'hedged'" "$POCACHE" experiment alternatives --modes stock,hedged
 expect 1 "unknown job 'grep'" "$POCACHE" experiment alternatives --jobs grep
+expect 1 "the SQL jobs run in the modes stock, slownode, pocache only" "$POCACHE" experiment alternatives --jobs sql-agg --modes speculation
 expect 1 "--repeats must be a positive integer, got '0'" "$POCACHE" experiment alternatives --repeats 0
 expect 1 "rs-6-3 needs at least 9 DataNodes, got --datanodes 5" "$POCACHE" experiment alternatives --datanodes 5
 expect 1 "Hadoop 3.1 has none of the slow-node features" "$POCACHE" experiment alternatives --hadoop 3.1

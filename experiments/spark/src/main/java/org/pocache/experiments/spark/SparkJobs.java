@@ -46,6 +46,10 @@ import scala.Tuple2;
  * <pre>
  *   wordcount INPUT OUTPUT   RDD word count: textFile (one task per block) -> reduceByKey -> saveAsTextFile
  *   parquet INPUT OUTPUT     DataFrame: the words of INPUT written as Parquet, read back and aggregated
+ *   sql-gen MIB DIR          HiBench's SQL tables as Parquet in DIR ({@link SqlJobs}), about MIB MiB, in
+ *                            files of 4 HDFS blocks (dfs.blocksize) with row groups of one block
+ *   sql-scan|sql-agg|sql-join DIR -
+ *                            HiBench's scan, aggregation and join over DIR's tables
  * </pre>
  *
  * Prints one JSON line: the job's time (its Spark actions, without starting the
@@ -73,8 +77,9 @@ public final class SparkJobs {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 3 || !(args[0].equals("wordcount") || args[0].equals("parquet"))) {
-      System.err.println("Usage: SparkJobs wordcount|parquet INPUT OUTPUT");
+    if (args.length != 3 || !(args[0].equals("wordcount") || args[0].equals("parquet")
+        || args[0].startsWith("sql-"))) {
+      System.err.println("Usage: SparkJobs wordcount|parquet|sql-gen|sql-scan|sql-agg|sql-join INPUT OUTPUT");
       System.exit(2);
     }
     String job = args[0];
@@ -96,6 +101,12 @@ public final class SparkJobs {
           .reduceByKey(Long::sum)
           .saveAsTextFile(out);
       digest = ""; // the experiment compares the part files
+    } else if (job.equals("sql-gen")) {
+      long block = spark.sparkContext().hadoopConfiguration().getLongBytes("dfs.blocksize", 128L << 20);
+      SqlJobs.generate(spark, Long.parseLong(in), out, Math.max(1, 4 * block >> 20), block);
+      digest = "";
+    } else if (job.startsWith("sql-")) {
+      digest = SqlJobs.run(spark, job.substring(4), in);
     } else {
       Dataset<Row> words = spark.read().text(in)
           .select(explode(split(col("value"), "\\s+")).as("word"))
