@@ -203,10 +203,11 @@ ex_ensure_cached() { # hdfs path...
         | while read -r f; do grep -qE "^CACHED .* $f\$" <<<"$listing" || echo "$f"; done)
       [[ -z "$missing" ]] && break
       if ((t == 1)); then
-        say "experiment: the Manager does not list all of $p as cached (a restarted Redis keeps no parity); reading it once through POCache"
+        say "experiment: the Manager does not list all of $p as cached (a restarted Redis keeps no parity, a file of less than dfs.pocache.write.min.blocks blocks is not cached on write); asking it to fill them (admin -prefetch)"
         local f
         for f in $missing; do
-          cl_hdfs dfs -D fs.hdfs.impl=$POCACHE_FS -cat "$f" >/dev/null 2>&1 || true
+          cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -prefetch "$f" >/dev/null 2>&1 \
+            || cl_hdfs dfs -D fs.hdfs.impl=$POCACHE_FS -cat "$f" >/dev/null 2>&1 || true
         done
       fi
       sleep 1
@@ -547,7 +548,7 @@ ex_spark_job() { # fsimpl, log, job, input, output
   [[ -n "$line" ]] || die "experiment spark: job $job printed no result; see $log"
   hits1=$(ex_manager_hits)
   [[ -n "$hits0" && -n "$hits1" ]] || die "experiment spark: the Manager's report could not be read (admin -report)"
-  proactive=$(grep -o 'POCache client summary: [0-9]* proactive opens' "$log" | awk '{s += $4} END {print s + 0}')
+  proactive=$({ grep -o 'POCache client summary: [0-9]* proactive opens' "$log" || true; } | awk '{s += $4} END {print s + 0}')
   if [[ $fs == "$POCACHE_FS" && $job != sql-gen && $((hits1 - hits0)) -eq 0 ]]; then
     die "experiment spark: job $job read nothing through POCache (the Manager served no cached parity); see $log"
   fi
