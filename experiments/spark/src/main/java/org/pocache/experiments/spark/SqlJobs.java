@@ -45,8 +45,8 @@ import org.apache.spark.sql.SparkSession;
  * exact), which the experiment compares across modes.
  */
 final class SqlJobs {
-  /** Rows of uservisits per MiB asked for (Parquet with Snappy, about 80 bytes a row). */
-  static final long VISITS_PER_MIB = 13_000;
+  /** Rows of uservisits per MiB asked for (Parquet with Snappy, about 50 bytes a row). */
+  static final long VISITS_PER_MIB = 20_500;
   /** Visits per ranked page. */
   static final long VISITS_PER_PAGE = 20;
   /** Distinct source IPs: the aggregation's groups. */
