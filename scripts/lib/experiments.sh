@@ -493,6 +493,7 @@ ex_spark_build() {
   if [[ ! -f "$jar" || -n $(find "$d/src" "$d/pom.xml" -newer "$jar" -type f 2>/dev/null) ]]; then
     say "experiment spark: building the Spark jobs (Spark $SPARK_VERSION from Maven Central, once; log in $t/build.log)"
     mkdir -p "$t"
+    rm -rf "$t/lib" # no jar of an earlier build's dependencies stays on the jobs' class path
     (cd "$d" && mvn -B -q package -P"$SPARK_PROFILE" -Dspark.version="$SPARK_VERSION" -Dscala.binary="$SPARK_SCALA" \
       >"$t/build.log" 2>&1) || { tail -20 "$t/build.log" >&2; die "experiment spark: build failed; see $t/build.log"; }
   fi

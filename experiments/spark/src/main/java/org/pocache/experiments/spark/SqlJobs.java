@@ -23,8 +23,8 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The SQL workloads of HiBench (scan, aggregation, join), in their shapes, over two
  * Parquet tables that {@code gen} writes: {@code uservisits} (about the size asked for)
- * and {@code rankings} (about a twentieth of it), rows made from their ids by Spark's
- * own hash, so every run writes the same tables.
+ * and {@code rankings} (a page for every {@value #VISITS_PER_PAGE} visits), rows made
+ * from their ids by Spark's own hash, so every run writes the same tables.
  *
  * <pre>
  *   uservisits(sourceIP, destURL, visitDate, adRevenue, userAgent, countryCode,
