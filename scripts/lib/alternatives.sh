@@ -74,9 +74,9 @@ alt_usage() {
       layout, mode and job, stragglers none,net, 3 repeats, 64 MiB inputs in 8 MiB blocks,
       4 TestDFSIO files of the same size, unshaped DataNodes. JSON in
       docs/results/cluster/alternatives.json and a PNG beside it. --keep: the runs of the
-      layout, mode and job triples not measured now are kept from the JSON (its settings must match
-      these), so one layout or mode can be measured again without the others; each run
-      records its commit.
+      layout, mode and job triples not measured now are kept from the JSON (its settings
+      must match these), so one layout, mode or job can be measured again without the
+      others; each run records its commit.
 USAGE
 }
 
@@ -288,7 +288,8 @@ alt_spark_setup() { # line
 alt_sql_run() { # layout, job, mode, log, block MiB
   local layout=$1 job=$2 mode=$3 log=$4 fs=$VANILLA_FS line kv
   [[ $mode == pocache* ]] && fs=$POCACHE_FS
-  EX_SPARK_OPTS=(-Dspark.sql.files.maxPartitionBytes=$(($5 * 1048576)) -Dspark.hadoop.dfs.replication="$(alt_replication "$layout")")
+  EX_SPARK_OPTS=(-Dspark.sql.files.maxPartitionBytes=$(($5 * 1048576))
+    -Dspark.hadoop.dfs.replication="$(alt_replication "$layout")")
   if [[ $mode == slownode ]]; then
     for kv in "${ALT_SLOWNODE_CLIENT_KEYS[@]}"; do EX_SPARK_OPTS+=("-Dspark.hadoop.$kv"); done
   fi
@@ -402,8 +403,8 @@ ex_alternatives() {
                 order+=("$mode")
               fi
             done
-            # Alternate the order across repeats, so that no mode always runs first.
             [[ ${#order[@]} -eq 0 ]] && continue
+            # Alternate the order across repeats, so that no mode always runs first.
             ((r % 2 == 0)) && mapfile -t order < <(printf "%s\n" "${order[@]}" | tac)
             for mode in "${order[@]}"; do
               log="$work/$layout-$job-$state-$mode-$r.log"
