@@ -83,6 +83,10 @@ public final class SparkJobs {
       System.exit(2);
     }
     String job = args[0];
+    if (job.equals("sql-gen") && !args[1].matches("[1-9][0-9]{0,6}")) {
+      System.err.println("SparkJobs sql-gen: the size must be a positive number of MiB, got '" + args[1] + "'");
+      System.exit(2);
+    }
     String in = args[1];
     String out = args[2];
     SparkSession spark = SparkSession.builder().appName("pocache-experiment-" + job).getOrCreate();
