@@ -460,11 +460,24 @@ def gen_rolling(root, name):
                  lambda e: "%d: %s (%s, %s)" % (e["hit_reads"], ms(e["hit_mean_ms"]), ms(e["hit_p95_ms"]),
                                                 ms(e["hit_max_ms"]))),
              row("**their mean / the no-restart mean**",
-                 lambda e: "**%.2f**" % e["hit_over_calm"] if "hit_over_calm" in e else "-"),
-             row("reads during a NameNode restart or failover: count, mean ms",
-                 lambda e: "%d: %s" % (e["namenode_reads"], ms(e["namenode_mean_ms"]))),
-             row("writes of 32 MiB: mean (max) ms", lambda e: "%s (%s)" % (ms(e["write_mean_ms"]),
-                                                                          ms(e["write_max_ms"])))]
+                 lambda e: "**%.2f**" % e["hit_over_calm"] if "hit_over_calm" in e else "-")]
+    for pattern, title in (("seq", "front to back in 64 KiB calls"), ("pread", "one positional read")):
+        if all(pattern in d["modes"][m].get("patterns", {}) for m in modes):
+            lines.append(row("of them %s: count, mean ms / no-restart mean ms (ratio)" % title,
+                             lambda e: "%d: %s / %s (%s)" % (
+                                 e["patterns"][pattern]["hit_reads"], ms(e["patterns"][pattern]["hit_mean_ms"]),
+                                 ms(e["patterns"][pattern]["calm_mean_ms"]),
+                                 "%.2f" % e["patterns"][pattern]["hit_over_calm"]
+                                 if "hit_over_calm" in e["patterns"][pattern] else "-")))
+    if all("beside_mean_ms" in d["modes"][m] for m in modes):
+        lines += [row("reads during a DataNode's restart of files with no block on it: count, mean ms",
+                      lambda e: "%d: %s" % (e["beside_reads"], ms(e["beside_mean_ms"]))),
+                  row("**reads that met the restarting DataNode / these**",
+                      lambda e: "**%.2f**" % e["hit_over_beside"] if "hit_over_beside" in e else "-")]
+    lines += [row("reads during a NameNode restart or failover: count, mean ms",
+                  lambda e: "%d: %s" % (e["namenode_reads"], ms(e["namenode_mean_ms"]))),
+              row("writes of 32 MiB: mean (max) ms", lambda e: "%s (%s)" % (ms(e["write_mean_ms"]),
+                                                                           ms(e["write_max_ms"])))]
     dn = sorted(r["s"] for r in d["restarts"] if r["kind"] == "dn")
     nn = sorted(r["s"] for r in d["restarts"] if r["kind"] == "nn")
     lines.append("")

@@ -563,6 +563,9 @@ def rolling_one(ops_file, events_file):
         o["hit"] = o["op"] == "read" and any(w[0] == "dn" and w[2] in locs.get(o["file"], ()) for w in over)
         o["nn"] = any(w[0] in ("nn", "failover") for w in over)
         o["calm"] = not over
+        # During a DataNode's restart but not on it: what the restart costs every reader on
+        # the machine (the restarted JVM's start, the dfsadmin commands), the hit reads' control.
+        o["beside"] = o["op"] == "read" and not o["hit"] and not o["nn"] and any(w[0] == "dn" for w in over)
     return ops, windows, stats_line
 
 
@@ -590,6 +593,7 @@ def rolling(out, rate, settle, hadoop, ha, *specs):
         calm = [o["to"] - o["from"] for o in ok if o["calm"]]
         hit = [o["to"] - o["from"] for o in ok if o["hit"]]
         nn = [o["to"] - o["from"] for o in ok if o["nn"] and not o["hit"]]
+        beside = [o["to"] - o["from"] for o in ok if o["beside"]]
         writes = [o for o in ops if o["op"] == "write"]
         entry = {
             "runs": m["runs"], "operations": len(ops),
@@ -605,6 +609,7 @@ def rolling(out, rate, settle, hadoop, ha, *specs):
             "hit_reads": len(hit), "hit_mean_ms": statistics.mean(hit) if hit else None,
             "hit_p95_ms": pct(hit, 0.95), "hit_max_ms": max(hit) if hit else None,
             "namenode_reads": len(nn), "namenode_mean_ms": statistics.mean(nn) if nn else None,
+            "beside_reads": len(beside), "beside_mean_ms": statistics.mean(beside) if beside else None,
             "write_mean_ms": statistics.mean([o["to"] - o["from"] for o in writes if o["result"] == "ok"])
             if any(o["result"] == "ok" for o in writes) else None,
             "write_max_ms": max([o["to"] - o["from"] for o in writes if o["result"] == "ok"], default=None),
@@ -613,6 +618,20 @@ def rolling(out, rate, settle, hadoop, ha, *specs):
         }
         if entry["hit_mean_ms"] and entry["calm_mean_ms"]:
             entry["hit_over_calm"] = entry["hit_mean_ms"] / entry["calm_mean_ms"]
+        if entry["hit_mean_ms"] and entry["beside_mean_ms"]:
+            entry["hit_over_beside"] = entry["hit_mean_ms"] / entry["beside_mean_ms"]
+        # The same per read pattern: a sequential read that rebuilds a block and a positional
+        # read of the whole file pay for a restart differently.
+        entry["patterns"] = {}
+        for pattern in sorted({o["pattern"] for o in ok}):
+            pc = [o["to"] - o["from"] for o in ok if o["calm"] and o["pattern"] == pattern]
+            ph = [o["to"] - o["from"] for o in ok if o["hit"] and o["pattern"] == pattern]
+            pe = {"calm_reads": len(pc), "calm_mean_ms": statistics.mean(pc) if pc else None,
+                  "hit_reads": len(ph), "hit_mean_ms": statistics.mean(ph) if ph else None,
+                  "hit_p95_ms": pct(ph, 0.95)}
+            if pc and ph:
+                pe["hit_over_calm"] = pe["hit_mean_ms"] / pe["calm_mean_ms"]
+            entry["patterns"][pattern] = pe
         result["modes"][mode] = entry
         print("rolling-restart: %-8s %d operations, %d failed, %d wrong, %d hung; reads meeting the restarting"
               " DataNode %d, mean %s ms (p95 %s, max %s) vs %s ms with no restart under way (%s)" % (
@@ -620,6 +639,14 @@ def rolling(out, rate, settle, hadoop, ha, *specs):
                   "%.0f" % entry["hit_mean_ms"] if entry["hit_mean_ms"] else "-", entry["hit_p95_ms"],
                   entry["hit_max_ms"], "%.0f" % entry["calm_mean_ms"] if entry["calm_mean_ms"] else "-",
                   "%.2fx" % entry["hit_over_calm"] if "hit_over_calm" in entry else "-"))
+        print("rolling-restart: %-8s   reads during a DataNode's restart, not on it: %d, mean %s ms (hit reads %s of it)"
+              % (mode, entry["beside_reads"], "%.0f" % entry["beside_mean_ms"] if entry["beside_mean_ms"] else "-",
+                 "%.2fx" % entry["hit_over_beside"] if "hit_over_beside" in entry else "-"))
+        for pattern, pe in entry["patterns"].items():
+            print("rolling-restart: %-8s   %-5s meeting the restart %d, mean %s ms vs %s ms with none (%s)" % (
+                mode, pattern, pe["hit_reads"], "%.0f" % pe["hit_mean_ms"] if pe["hit_mean_ms"] else "-",
+                "%.0f" % pe["calm_mean_ms"] if pe["calm_mean_ms"] else "-",
+                "%.2fx" % pe["hit_over_calm"] if "hit_over_calm" in pe else "-"))
     with open(out, "w") as fh:
         json.dump(result, fh, indent=1)
     print("rolling-restart: JSON in %s" % out)

@@ -370,6 +370,35 @@ final class BlockPrefetch implements Closeable {
     }
   }
 
+  /**
+   * Copies fetched file bytes {@code [at, at + n)} into {@code b} and returns true if all of
+   * them are in: a rebuild of the caller's block takes the other blocks' pieces from here
+   * rather than read them from their DataNodes a second time.
+   */
+  boolean copy(long at, byte[] b, int n) {
+    synchronized (lock) {
+      Fetch f = closed ? null : fetches.get(at / blockSize);
+      if (f == null || f.forgotten || at < f.start || at - f.start + n > f.filled) {
+        return false;
+      }
+      int i = (int) (at - f.start);
+      int done = 0;
+      while (done < n) {
+        int c = Math.min(n - done, PIECE - (i + done) % PIECE);
+        System.arraycopy(f.pieces[(i + done) / PIECE], (i + done) % PIECE, b, done, c);
+        done += c;
+      }
+      return true;
+    }
+  }
+
+  /** Whether block {@code block} is being fetched (or was, and is still held). */
+  boolean fetching(long block) {
+    synchronized (lock) {
+      return fetches.containsKey(block);
+    }
+  }
+
   /** Bytes the fetch threads have read (for tests). */
   long fetchedBytes() {
     return fetchedBytes.get();

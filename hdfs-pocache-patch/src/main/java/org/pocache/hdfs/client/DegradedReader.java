@@ -537,9 +537,11 @@ final class DegradedReader {
    * (the caller releases it), or null when the rebuild cannot answer (parity
    * missing or damaged, another piece failed); it never completes exceptionally.
    * {@code readsLeft}, if not null, counts the other pieces' reads not yet ended.
+   * {@code held}, if not null, serves the other pieces it holds from memory and is
+   * offered the ones read from DataNodes.
    */
   java.util.concurrent.CompletableFuture<byte[]> rebuild(long s, int j, int i, ProactiveReader.Outcome outcome,
-      java.util.concurrent.atomic.AtomicInteger readsLeft) {
+      java.util.concurrent.atomic.AtomicInteger readsLeft, Held held) {
     java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
     int k = d.getK();
     int m = d.getM();
@@ -561,6 +563,12 @@ final class DegradedReader {
       pieces[x] = b;
       if (nx > 0) {
         long ax = layout.fileOffset(s, j, x, 0);
+        if (held != null && held.copy(ax, b, nx)) {
+          synchronized (outcome) {
+            outcome.heldInputBytes += nx;
+          }
+          continue; // read already, by the reader's own stream or its fetches ahead
+        }
         int tag = x;
         inputs.incrementAndGet();
         if (readsLeft != null) {
@@ -571,6 +579,12 @@ final class DegradedReader {
             long started = System.nanoTime();
             readObserved(rebuildData, ax, b, nx, locations.of(s, tag));
             sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
+            synchronized (outcome) {
+              outcome.rebuildInputBytes += nx;
+            }
+            if (held != null) {
+              held.offer(ax, b, nx);
+            }
           } catch (IOException | RuntimeException | LinkageError e) {
             failed.set(true);
             LOG.debug("rebuild of piece {} of substripe ({}, {}): reading piece {} failed", i, s, j, tag, e);
@@ -639,6 +653,19 @@ final class DegradedReader {
       }
     }
     return result;
+  }
+
+  /**
+   * File bytes a reader holds in memory, for its rebuilds' reads of the other pieces: a
+   * sequential reader that rebuilds a block would otherwise read the stripe's other
+   * blocks twice, once for the rebuilds and once for itself. Called on the pool's threads.
+   */
+  interface Held {
+    /** Copies file bytes {@code [at, at + n)} into {@code b} and returns true if all of them are held. */
+    boolean copy(long at, byte[] b, int n);
+
+    /** A rebuild read file bytes {@code [at, at + n)} (in {@code b}) from their DataNode: keep them if wanted. */
+    void offer(long at, byte[] b, int n);
   }
 
   /** Piece i decoded into a pooled array, or null if parity is unusable or it fails its CRC. */

@@ -710,7 +710,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
             if (stats != null) {
               stats.incrementBytesRead(-n);
             }
-          }, outcome, inflight, deadlineFactor, deadlineMinMillis, subblockTimes);
+          }, outcome, inflight, deadlineFactor, deadlineMinMillis, subblockTimes, prefetchBudget);
       if (prefetchBudget.free() > 0 && d.getLength() > d.getBlockSize() && d.getK() > 1) {
         SequentialReader seq = sequential;
         prefetch = new BlockPrefetch(failFastOpener, d.getBlockSize(), d.getLength(), d.getK() - 1,
@@ -718,7 +718,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
               if (stats != null) {
                 stats.incrementBytesRead(-n);
               }
-            }, seq::leftToParity, seq::fetchedAhead, warnings);
+            }, pos -> seq.holds(pos) || seq.leftToParity(pos), seq::fetchedAhead, warnings);
+        sequential.fetchesAhead(prefetch);
       }
     }
     proactiveOpens.incrementAndGet();

@@ -32,6 +32,8 @@ import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.io.ByteBufferPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The stream {@link PoCacheFileSystem#open} returns for a file whose parity is
@@ -54,6 +56,7 @@ import org.apache.hadoop.io.ByteBufferPool;
 final class PoCacheInputStream extends FSInputStream
     implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, CanUnbuffer, HasEnhancedByteBufferAccess,
     StreamCapabilities {
+  private static final Logger LOG = LoggerFactory.getLogger(PoCacheInputStream.class);
   private final DFSInputStream in;
   private final ProactiveReader proactive;
   /** Null: short positional reads are the HDFS stream's. */
@@ -485,6 +488,7 @@ final class PoCacheInputStream extends FSInputStream
       outcome.cacheErrorSeen();
       prefetch.close();
       prefetch = null;
+      contiguous.fetchesAhead(null);
       warnings.once("POCache's read-ahead of whole blocks stopped", e);
       return 0;
     }
@@ -856,6 +860,13 @@ final class PoCacheInputStream extends FSInputStream
       try {
         in.close();
       } finally {
+        if (LOG.isDebugEnabled() && sequential != null) {
+          // Where a sequential read's bytes came from: what a rebuild costs the other DataNodes.
+          LOG.debug("closed: read ahead {} bytes, fetched ahead {}, rebuilds read {} of other pieces and took {}"
+              + " from memory; {} substripes, {} decoded", streamedBytes(), prefetch == null ? 0
+              : prefetch.fetchedBytes(), outcome.rebuildInputBytes, outcome.heldInputBytes, outcome.substripes,
+              outcome.decoded);
+        }
         onClose.accept(outcome);
       }
     }

@@ -66,6 +66,10 @@ final class ProactiveReader {
     int parityValues;
     /** Of the substripes, those read by HDFS's own read (lazy positional reads, nothing suspect). */
     int lazy;
+    /** Bytes of other pieces the sequential reader's rebuilds read from DataNodes. */
+    long rebuildInputBytes;
+    /** Bytes of other pieces those rebuilds took from memory the reader held already. */
+    long heldInputBytes;
     boolean parityMissing;
     boolean parityCorrupt;
     boolean cacheError;
@@ -77,6 +81,8 @@ final class ProactiveReader {
       parityFetches += o.parityFetches;
       parityValues += o.parityValues;
       lazy += o.lazy;
+      rebuildInputBytes += o.rebuildInputBytes;
+      heldInputBytes += o.heldInputBytes;
       parityMissing |= o.parityMissing;
       parityCorrupt |= o.parityCorrupt;
       cacheError |= o.cacheError;

@@ -85,6 +85,12 @@ import org.pocache.cache.DaemonThreads;
  * </ul>
  * Rebuilt bytes are checked against the CRC32C stored with the parity before use.
  *
+ * <p>A rebuild reads the same subblock of the stripe's other blocks: those of blocks the
+ * caller has not reached yet are kept ({@code kept}, within the FileSystem's read-ahead
+ * budget) and serve the caller when it gets there, and those the whole-block prefetch
+ * holds already are copied from it, so a block rebuilt from parity does not cost the
+ * other blocks' DataNodes their bytes twice.
+ *
  * <p>Bytes read by the streamer and by rebuilds are taken off the FileSystem
  * statistics of the threads that read them ({@code uncount}); the stream counts
  * what it hands to its caller on the caller's thread, so task input metrics
@@ -169,8 +175,20 @@ final class SequentialReader implements SequentialSource {
   private final double deadlineFactor;
   private final long minDeadlineNanos;
   private final SubblockTimes times;
+  /** Memory for rebuild inputs kept for later blocks, shared with the FileSystem's fetches ahead. */
+  private final BlockPrefetch.Budget keepBudget;
+  /** The caller's whole-block prefetch, if it has one: rebuilds take the other pieces from it. */
+  private volatile BlockPrefetch ahead;
+  /** Rebuilds' inputs, served from memory and kept for later blocks (see {@link #held}). */
+  private final DegradedReader.Held held = new Held();
 
   private final Object lock = new Object();
+  /**
+   * Subblocks of blocks the caller has not reached, read by rebuilds of an earlier block
+   * (pooled arrays of {@code subblock} bytes, each reserved in {@code keepBudget}); a
+   * slot takes its own when it is assigned. @GuardedBy("lock")
+   */
+  private final Map<Long, byte[]> kept = new HashMap<>();
   /** Ring of slots, slot of subblock g at g % window. @GuardedBy("lock") */
   private final Slot[] slots;
   /** First subblock of the window. @GuardedBy("lock") */
@@ -296,7 +314,7 @@ final class SequentialReader implements SequentialSource {
 
   SequentialReader(Opener opener, StripeLayout layout, ProactiveReader proactive, DegradedReader rebuilds,
       BufferPool buffers, LongConsumer uncount, ProactiveReader.Outcome outcome, int window,
-      double deadlineFactor, long minDeadlineMillis, SubblockTimes times) {
+      double deadlineFactor, long minDeadlineMillis, SubblockTimes times, BlockPrefetch.Budget keepBudget) {
     this.opener = opener;
     this.layout = layout;
     this.proactive = proactive;
@@ -310,6 +328,7 @@ final class SequentialReader implements SequentialSource {
     this.deadlineFactor = deadlineFactor;
     this.minDeadlineNanos = TimeUnit.MILLISECONDS.toNanos(minDeadlineMillis);
     this.times = times;
+    this.keepBudget = keepBudget;
     this.slots = new Slot[this.window];
     for (int x = 0; x < this.window; x++) {
       slots[x] = new Slot();
@@ -544,6 +563,9 @@ final class SequentialReader implements SequentialSource {
         assign(slots[(int) (x % window)], x);
       }
     }
+    if (!kept.isEmpty()) {
+      dropKept(head);
+    }
     // Rebuilds deferred while their block was ahead of the caller start once it is reached.
     long callerBlock = blockOf(head);
     if (rebuiltBlocks.contains(callerBlock)) {
@@ -595,6 +617,12 @@ final class SequentialReader implements SequentialSource {
         s.pieces[i] = buffers.borrow(Math.min(PIECE, subblock - i * PIECE));
       }
     }
+    byte[] mine = kept.remove(g);
+    if (mine != null) {
+      keepBudget.release(subblock);
+      s.rebuilt = mine; // a rebuild of an earlier block read it: served from memory
+      countSubstripe(false);
+    }
     long block = blockOf(g);
     if (unrescuable.contains(block)) {
       return;
@@ -607,7 +635,7 @@ final class SequentialReader implements SequentialSource {
         rebuiltBlocks.add(block);
       }
     }
-    if (rebuiltBlocks.contains(block) && block == blockOf(head) && rescuable(s)) {
+    if (rebuiltBlocks.contains(block) && block == blockOf(head) && !s.complete() && rescuable(s)) {
       startRebuild(s); // a block ahead of the caller's waits until the caller reaches it
     }
   }
@@ -664,7 +692,8 @@ final class SequentialReader implements SequentialSource {
     long myEpoch = epoch;
     SubblockAddress a = layout.locate(s.start);
     s.rebuildReadsLeft.set(0);
-    CompletableFuture<byte[]> f = rebuilds.rebuild(a.stripe, a.substripe, a.dataIndex, outcome, s.rebuildReadsLeft);
+    CompletableFuture<byte[]> f = rebuilds.rebuild(a.stripe, a.substripe, a.dataIndex, outcome, s.rebuildReadsLeft,
+        held);
     f.thenAccept(bytes -> {
       synchronized (lock) {
         if (closed || epoch != myEpoch || s.g != g) {
@@ -957,12 +986,108 @@ final class SequentialReader implements SequentialSource {
           s.rebuilt = null;
         }
       }
+      dropKept(Long.MAX_VALUE);
       if (streamer == null) {
         for (Slot s : slots) {
           releasePieces(s);
         }
       }
       lock.notifyAll();
+    }
+  }
+
+  /** Lets rebuilds copy the other pieces from the caller's whole-block prefetch (null: none any more). */
+  void fetchesAhead(BlockPrefetch prefetch) {
+    ahead = prefetch;
+  }
+
+  /**
+   * Whether the subblock at {@code pos} is kept from a rebuild already: its block need not
+   * be fetched ahead (the caller takes it from here).
+   */
+  boolean holds(long pos) {
+    synchronized (lock) {
+      return kept.containsKey(pos / subblock);
+    }
+  }
+
+  /** Drops the kept subblocks before subblock {@code before}. @GuardedBy("lock") */
+  private void dropKept(long before) {
+    java.util.Iterator<Map.Entry<Long, byte[]>> it = kept.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Long, byte[]> e = it.next();
+      if (e.getKey() < before) {
+        buffers.release(e.getValue());
+        keepBudget.release(subblock);
+        it.remove();
+      }
+    }
+  }
+
+  /** Bytes kept for later blocks now (for tests). */
+  long keptBytes() {
+    synchronized (lock) {
+      return (long) kept.size() * subblock;
+    }
+  }
+
+  /**
+   * The other pieces a rebuild needs, from memory where this reader has them: a subblock
+   * kept from an earlier rebuild, a streamed slot of the window, or the prefetch's blocks.
+   * Pieces read from DataNodes for blocks the caller has not reached are kept, as long as
+   * the budget allows and the prefetch is not fetching their block anyway.
+   */
+  private final class Held implements DegradedReader.Held {
+    @Override
+    public boolean copy(long at, byte[] b, int n) {
+      long g = at / subblock;
+      if (at != g * subblock) {
+        return false;
+      }
+      synchronized (lock) {
+        if (closed) {
+          return false;
+        }
+        byte[] mine = kept.get(g);
+        if (mine != null) {
+          System.arraycopy(mine, 0, b, 0, n);
+          return true;
+        }
+        if (head >= 0 && g >= head && g < head + window) {
+          Slot s = slots[(int) (g % window)];
+          if (s.g == g && n <= s.len && s.complete()) {
+            if (s.rebuilt != null) {
+              System.arraycopy(s.rebuilt, 0, b, 0, n);
+            } else {
+              for (int done = 0; done < n; done += PIECE) {
+                System.arraycopy(s.pieces[done / PIECE], 0, b, done, Math.min(PIECE, n - done));
+              }
+            }
+            return true;
+          }
+        }
+      }
+      BlockPrefetch p = ahead;
+      return p != null && p.copy(at, b, n);
+    }
+
+    @Override
+    public void offer(long at, byte[] b, int n) {
+      long g = at / subblock;
+      long block = blockOf(g);
+      BlockPrefetch p = ahead;
+      if (at != g * subblock || p != null && p.fetching(block)) {
+        return;
+      }
+      synchronized (lock) {
+        if (closed || head < 0 || block <= blockOf(head) || g < head + window || kept.containsKey(g)
+            || keepBudget.reserve(subblock, subblock) == 0) {
+          return;
+        }
+        byte[] c = buffers.borrow(subblock);
+        System.arraycopy(b, 0, c, 0, n);
+        kept.put(g, c);
+      }
     }
   }
 

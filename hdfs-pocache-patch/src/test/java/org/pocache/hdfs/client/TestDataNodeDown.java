@@ -46,6 +46,7 @@ public class TestDataNodeDown {
   private static final Path SEQUENTIAL = new Path("/down/sequential");
   private static final Path POSITIONAL = new Path("/down/positional");
   private static final Path AFTER_LISTED = new Path("/down/after-listed");
+  private static final Path KEPT = new Path("/down/kept");
   private static PoCacheMiniCluster cluster;
   private static FileSystem fs;
 
@@ -57,6 +58,7 @@ public class TestDataNodeDown {
     cluster.cachedPinnedFile(SEQUENTIAL, BLOCK, 4, 61);
     cluster.cachedPinnedFile(POSITIONAL, BLOCK, 4, 62);
     cluster.cachedPinnedFile(AFTER_LISTED, BLOCK, 4, 63);
+    cluster.cachedPinnedFile(KEPT, BLOCK, 4, 64);
     fs = cluster.client("dfs.client.retry.window.base", "120000");
     cluster.hdfs.cluster().stopDataNode(1); // block 1 of both files: the NameNode still lists it
   }
@@ -79,6 +81,30 @@ public class TestDataNodeDown {
     }
     assertEquals(-1, DataPattern.firstMismatch(61, 0, b, 0, b.length));
     assertTrue("block 1's subblocks rebuilt from parity: " + decoded, decoded.getOrDefault(1L, 0) > 0);
+  }
+
+  /**
+   * The rebuilds of block 1 read the same subblocks of blocks 0, 2 and 3. Those of blocks 2
+   * and 3, which the caller has not reached, are kept and serve it when it gets there:
+   * blocks 2 and 3 are not read from their DataNodes a second time.
+   */
+  @Test(timeout = 60_000)
+  public void laterBlocksARebuildReadAreNotReadAgain() throws Exception {
+    byte[] b = new byte[(int) (4 * BLOCK)];
+    long streamed;
+    ProactiveReader.Outcome outcome;
+    try (FSDataInputStream in = fs.open(KEPT)) {
+      PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
+      readFront(in, b);
+      streamed = s.streamedBytes();
+      outcome = s.outcome().snapshot();
+    }
+    assertEquals(-1, DataPattern.firstMismatch(64, 0, b, 0, b.length));
+    assertTrue("rebuilds read " + outcome.rebuildInputBytes + " bytes of other pieces",
+        outcome.rebuildInputBytes > 0 && outcome.rebuildInputBytes <= 3 * BLOCK);
+    // The read-ahead streams the first subblock of block 2 (the window reaches into the next
+    // block); without the kept pieces it streams blocks 2 and 3 whole.
+    assertTrue("bytes streamed after block 1: " + streamed, streamed < BLOCK);
   }
 
   @Test(timeout = 60_000)

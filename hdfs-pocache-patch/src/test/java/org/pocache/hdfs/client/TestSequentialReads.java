@@ -553,11 +553,12 @@ public class TestSequentialReads {
    * A caller that reads a file front to back past one block (hdfs dfs -cat) gets the
    * blocks after its own fetched ahead in parallel and read from memory: the bytes are the
    * file's, they count once in the caller's statistics, and the fetches read the later
-   * blocks (here blocks 2 and 3, fetched while the caller reads block 1, whose DataNode
-   * sends 2 MiB/s; the deadline is raised so that block 1 is not judged late), while some
-   * DataNode is suspect (here block 0's, listed on its heartbeats). With none suspect, the
-   * caller's reads are HDFS's stream's alone, and nothing is fetched; with the key at 0
-   * nothing is fetched either.
+   * blocks not left to parity (here block 3, fetched while the caller reads block 1, whose
+   * DataNode sends 2 MiB/s; the deadline is raised so that block 1 is not judged late),
+   * while some DataNode is suspect (here block 2's, listed on its heartbeats). Block 2's
+   * rebuilds take block 3's pieces from the fetch rather than read them again. With none
+   * suspect, the caller's reads are HDFS's stream's alone, and nothing is fetched; with the
+   * key at 0 nothing is fetched either.
    */
   @Test
   public void aWholeFileReaderGetsTheNextBlocksFetchedAhead() throws Exception {
@@ -577,16 +578,18 @@ public class TestSequentialReads {
       dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
     }
     long[] fetched = {0};
+    long[] held = {0};
     hdfs.throttle(1).setBandwidth(2L << 20);
     try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), patient)) {
       reader.open(p).close(); // the reader's Manager client, which keeps the list
-      list(dn, dn[0], false);
-      GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[0]), 20, 10_000);
+      list(dn, dn[2], false);
+      GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[2]), 20, 10_000);
       long counted = threadBytesRead(reader, () -> {
         try (FSDataInputStream in = reader.open(p)) {
           readExactly(in, 28, 0, 4 * BLOCK, 4096);
           PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
           fetched[0] = s.prefetchedBytes();
+          held[0] = s.outcome().snapshot().heldInputBytes;
           assertEquals("subblocks read", 4 * BLOCK / SUBBLOCK, s.outcome().snapshot().substripes);
         }
         return null;
@@ -597,6 +600,7 @@ public class TestSequentialReads {
       list(dn, null, false); // off the list again: the other tests share this Manager
     }
     assertTrue("fetched ahead: " + fetched[0], fetched[0] >= BLOCK && fetched[0] <= 2 * BLOCK);
+    assertTrue("rebuild inputs taken from the fetch: " + held[0], held[0] >= SUBBLOCK && held[0] <= BLOCK);
     Configuration c = new Configuration(fs.getConf());
     c.set(PoCacheConfigKeys.READ_PREFETCH_KEY, "0");
     try (FileSystem none = FileSystem.newInstance(fs.getUri(), c);
