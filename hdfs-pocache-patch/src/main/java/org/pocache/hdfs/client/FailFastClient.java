@@ -22,6 +22,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
 /**
  * A second HDFS client of the file system, made at its first use, whose streams give up
@@ -55,7 +56,7 @@ final class FailFastClient implements Closeable {
   private final URI uri;
   private final Configuration conf;
   private final FileSystem.Statistics stats;
-  private DFSClient client;
+  private Client client;
   private boolean closed;
 
   /**
@@ -82,14 +83,54 @@ final class FailFastClient implements Closeable {
     return client().open(src, bufferSize, true);
   }
 
-  private synchronized DFSClient client() throws IOException {
+  /**
+   * As {@link #open(String, int)}, with the blocks and locations the NameNode gave the
+   * file system's own stream of {@code src} moments ago ({@code known}, for the file's
+   * whole length): the stream starts from them instead of asking the NameNode again. A
+   * sequential reader opens several such streams (its direct reads, its read-ahead, its
+   * fetches of whole blocks), and each would otherwise cost a getBlockLocations call.
+   */
+  DFSInputStream open(String src, int bufferSize, LocatedBlocks known) throws IOException {
+    Client c = client();
+    c.known.set(known);
+    try {
+      return c.open(src, bufferSize, true);
+    } finally {
+      c.known.remove();
+    }
+  }
+
+  private synchronized Client client() throws IOException {
     if (closed) {
       throw new IOException("Filesystem closed");
     }
     if (client == null) {
-      client = new DFSClient(uri, conf, stats);
+      client = new Client(uri, conf, stats);
     }
     return client;
+  }
+
+  /**
+   * HDFS's client, except that an open may bring the file's blocks along: DFSClient's open
+   * asks {@link DFSClient#getLocatedBlocks(String, long)} for them from offset 0, once, and
+   * a stream asks for more only past the blocks it has or after a failure.
+   */
+  private static final class Client extends DFSClient {
+    final ThreadLocal<LocatedBlocks> known = new ThreadLocal<>();
+
+    Client(URI uri, Configuration conf, FileSystem.Statistics stats) throws IOException {
+      super(uri, conf, stats);
+    }
+
+    @Override
+    public LocatedBlocks getLocatedBlocks(String src, long start) throws IOException {
+      LocatedBlocks given = known.get();
+      if (given != null && start == 0) {
+        known.remove(); // this open's, once
+        return given;
+      }
+      return super.getLocatedBlocks(src, start);
+    }
   }
 
   @Override

@@ -48,6 +48,7 @@ import org.apache.hadoop.hdfs.DFSStripedOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.util.Progressable;
 import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.ParityStore;
@@ -103,6 +104,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private static final int LOOKUP_THREADS = 16;
   /** How long {@link #close} waits for commits, notices and reports still under way. */
   private static final long CLOSE_WAIT_MILLIS = 5_000;
+  /**
+   * How long after a stream's open its fail-fast streams start from the blocks it was given
+   * rather than ask the NameNode (see {@link FailFastClient#open(String, int, LocatedBlocks)}).
+   */
+  private static final long KNOWN_BLOCKS_FRESH_NANOS = TimeUnit.SECONDS.toNanos(60);
 
   private boolean pocacheEnabled;
   /** Files left to plain HDFS on read and write (dfs.pocache.exclude.dirs). */
@@ -688,7 +694,14 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       List<LocatedBlock> blocks = in.getAllBlocks();
       String src = path;
       int bufferSize = getConf().getInt("io.file.buffer.size", 4096);
-      failFastOpener = checkedOpener(() -> failFast().open(src, bufferSize), src, blocks);
+      // The fail-fast streams start from the blocks HDFS's stream was just given, while they
+      // are fresh: one getBlockLocations per open, as with HDFS alone. Later ones ask anew
+      // (a block may have moved; a stream that finds it gone fails over to parity).
+      LocatedBlocks known = blocks.isEmpty() ? null : new LocatedBlocks(in.getFileLength(), false, blocks,
+          blocks.get(blocks.size() - 1), true, in.getFileEncryptionInfo(), null);
+      long openedAt = System.nanoTime();
+      failFastOpener = checkedOpener(() -> known != null && System.nanoTime() - openedAt < KNOWN_BLOCKS_FRESH_NANOS
+          ? failFast().open(src, bufferSize, known) : failFast().open(src, bufferSize), src, blocks);
       // Opened at a rebuild's first read of another piece, not now.
       rebuildData = new UncountedReads(new FailFastPreads(failFastOpener, in, warnings), statistics);
     }
