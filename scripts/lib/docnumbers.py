@@ -251,6 +251,24 @@ def gen_times(root, name, only=None):
     return lines
 
 
+def gen_read_tail(root, name):
+    """experiment reads: one file's read, mean and p95 per mode, without and with the straggler,
+    and POCache's with/without ratios (rows written before files were timed alone are left out)."""
+    d = load(root, name)
+    lines = ["| pattern | no straggler: stock mean (p95) | POCache mean (p95) | straggler: stock mean (p95) |"
+             " POCache mean (p95) | POCache with / without: mean | p95 |", "|---|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        if "file_mean_straggler_over_no" not in r:
+            continue
+        cells = [ROW_LABELS.get(r["pattern"], r["pattern"])]
+        for state in ("none", "straggler"):
+            for mode in ("vanilla", "pocache"):
+                cells.append("%.0f ms (%.0f)" % (r[state][mode + "_file_mean_ms"], r[state][mode + "_file_p95_ms"]))
+        cells += ["**%.2f**" % r["file_mean_straggler_over_no"], "**%.2f**" % r["file_p95_straggler_over_no"]]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
 def gen_spark_lines(root, name):
     """POCache / stock medians for each Spark line (POCache's min-max in ms): FILE is a
     comma-separated list of spark-<line>.json names under cluster/."""
@@ -541,7 +559,7 @@ def gen_alternatives(root, name):
     return lines
 
 
-GENERATORS = {"alternatives": gen_alternatives, "federation": gen_federation, "rolling": gen_rolling, "ha": gen_ha, "read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
+GENERATORS = {"read-tail": gen_read_tail, "alternatives": gen_alternatives, "federation": gen_federation, "rolling": gen_rolling, "ha": gen_ha, "read-cpu": gen_read_cpu, "profile-top": gen_profile_top, "csac-mix": gen_csac_mix, "csac-hits": gen_csac_hits, "protection": gen_protection, "manager": gen_manager, "times": gen_times, "spark-lines": gen_spark_lines, "straggler-list": gen_straggler_list, "demo-sample": gen_demo_sample, "demo-sample-all": gen_demo_sample_all,
               "demo-goals": gen_demo_goals, "job-ratios": gen_job_ratios}
 
 

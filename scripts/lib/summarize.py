@@ -141,14 +141,21 @@ def reads(none_file, straggler_file, out, dn, factor, rate=None):
     none, strag = json.load(open(none_file)), json.load(open(straggler_file))
     rows = []
     for a, b in zip(none["rows"], strag["rows"]):
-        rows.append({"pattern": a["pattern"],
-                     "ratio_no_straggler": round(a["ratio_median"], 3),
-                     "ratio_straggler": round(b["ratio_median"], 3),
-                     "pocache_straggler_over_no": round(b["pocache_median_ms"] / a["pocache_median_ms"], 3),
-                     "none": a, "straggler": b})
+        row = {"pattern": a["pattern"],
+               "ratio_no_straggler": round(a["ratio_median"], 3),
+               "ratio_straggler": round(b["ratio_median"], 3),
+               "pocache_straggler_over_no": round(b["pocache_median_ms"] / a["pocache_median_ms"], 3)}
+        if "pocache_file_mean_ms" in a and "pocache_file_mean_ms" in b:
+            # One file's read: POCache's mean and p95 with the straggler against its own without.
+            row["file_mean_straggler_over_no"] = round(b["pocache_file_mean_ms"] / a["pocache_file_mean_ms"], 3)
+            row["file_p95_straggler_over_no"] = round(b["pocache_file_p95_ms"] / a["pocache_file_p95_ms"], 3)
+        row.update({"none": a, "straggler": b})
+        rows.append(row)
         print(f"{a['pattern']:6} POCache/stock: no straggler {a['ratio_median']:.3f}, with straggler "
               f"{b['ratio_median']:.3f}; POCache with/without straggler "
-              f"{b['pocache_median_ms'] / a['pocache_median_ms']:.3f}")
+              f"{b['pocache_median_ms'] / a['pocache_median_ms']:.3f}"
+              + (f"; one file's read with/without: mean {row['file_mean_straggler_over_no']:.3f},"
+                 f" p95 {row['file_p95_straggler_over_no']:.3f}" if "file_mean_straggler_over_no" in row else ""))
     with open(out, "w") as f:
         json.dump({"experiment": "reads", "datanode_rate_mib_s": rate, "straggler_datanode": dn,
                    "straggler_factor": float(factor), "rows": rows}, f, indent=1)

@@ -117,6 +117,8 @@ final class FailFastClient implements Closeable {
    */
   private static final class Client extends DFSClient {
     final ThreadLocal<LocatedBlocks> known = new ThreadLocal<>();
+    /** Calls that went to the NameNode. */
+    final java.util.concurrent.atomic.AtomicLong asked = new java.util.concurrent.atomic.AtomicLong();
 
     Client(URI uri, Configuration conf, FileSystem.Statistics stats) throws IOException {
       super(uri, conf, stats);
@@ -129,8 +131,14 @@ final class FailFastClient implements Closeable {
         known.remove(); // this open's, once
         return given;
       }
+      asked.incrementAndGet();
       return super.getLocatedBlocks(src, start);
     }
+  }
+
+  /** How often this client's streams asked the NameNode for a file's blocks (for tests). */
+  synchronized long locationCalls() {
+    return client == null ? 0 : client.asked.get();
   }
 
   @Override

@@ -72,20 +72,26 @@ final class PoCacheDataInputStream extends HdfsDataInputStream {
 
   /**
    * The HDFS stream's statistics, with those of the stream POCache's sequential reads go
-   * through on the caller's thread (see {@link FailFastClient}) added in.
+   * through on the caller's thread (see {@link FailFastClient}) added in, and the bytes
+   * the caller took from POCache's read-ahead, fetches ahead and rebuilds as remote bytes:
+   * HDFS's stream would have read them all itself.
    */
   @Override
   public ReadStatistics getReadStatistics() {
     DFSInputStream other = directStream();
-    if (other == null) {
+    long elsewhere = ours() == null ? 0 : ours().bytesReadElsewhere();
+    if (other == null && elsewhere == 0) {
       return hdfs.getReadStatistics();
     }
     ReadStatistics sum = new ReadStatistics(hdfs.getReadStatistics());
-    ReadStatistics d = other.getReadStatistics();
-    sum.addZeroCopyBytes(d.getTotalZeroCopyBytesRead());
-    sum.addShortCircuitBytes(d.getTotalShortCircuitBytesRead() - d.getTotalZeroCopyBytesRead());
-    sum.addLocalBytes(d.getTotalLocalBytesRead() - d.getTotalShortCircuitBytesRead());
-    sum.addRemoteBytes(d.getTotalBytesRead() - d.getTotalLocalBytesRead());
+    if (other != null) {
+      ReadStatistics d = other.getReadStatistics();
+      sum.addZeroCopyBytes(d.getTotalZeroCopyBytesRead());
+      sum.addShortCircuitBytes(d.getTotalShortCircuitBytesRead() - d.getTotalZeroCopyBytesRead());
+      sum.addLocalBytes(d.getTotalLocalBytesRead() - d.getTotalShortCircuitBytesRead());
+      sum.addRemoteBytes(d.getTotalBytesRead() - d.getTotalLocalBytesRead());
+    }
+    sum.addRemoteBytes(elsewhere);
     return sum;
   }
 
@@ -96,6 +102,13 @@ final class PoCacheDataInputStream extends HdfsDataInputStream {
     if (other != null) {
       other.clearReadStatistics();
     }
+    if (ours() != null) {
+      ours().clearBytesReadElsewhere();
+    }
+  }
+
+  private PoCacheInputStream ours() {
+    return in instanceof PoCacheInputStream ? (PoCacheInputStream) in : null;
   }
 
   /** POCache's direct stream when it is not {@code hdfs}, else null. */

@@ -769,6 +769,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     };
   }
 
+  /** How often the fail-fast client's streams asked the NameNode for a file's blocks (for tests). */
+  synchronized long failFastLocationCalls() {
+    return failFast == null ? 0 : failFast.locationCalls();
+  }
+
   /** The file system's fail-fast client (its first use makes it). */
   private synchronized FailFastClient failFast() {
     if (failFast == null) {

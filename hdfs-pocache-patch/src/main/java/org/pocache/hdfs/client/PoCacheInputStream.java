@@ -338,6 +338,7 @@ final class PoCacheInputStream extends FSInputStream
       }
       pos += n;
       counted(n);
+      readElsewhere(n);
       return n;
     } finally {
       runReadNanos += System.nanoTime() - entered;
@@ -499,6 +500,7 @@ final class PoCacheInputStream extends FSInputStream
       }
       pos += n;
       counted(n);
+      readElsewhere(n);
       inBehind = direct;
     }
     return n;
@@ -577,6 +579,28 @@ final class PoCacheInputStream extends FSInputStream
     warnings.once("POCache's sequential reads fell back to HDFS's stream", why);
   }
 
+  /**
+   * Bytes handed to the caller that the sequential reader or the whole-block prefetch read
+   * through streams of their own (or rebuilt), not {@code in} or the direct stream: the
+   * read statistics count them as read from DataNodes, as HDFS's stream's would have.
+   */
+  private final java.util.concurrent.atomic.AtomicLong elsewhere = new java.util.concurrent.atomic.AtomicLong();
+
+  private void readElsewhere(int n) {
+    if (n > 0 && sequential == contiguous) {
+      elsewhere.addAndGet(n); // a striped file's reads are its HDFS stream's, counted there
+    }
+  }
+
+  /** Bytes the caller took from the read-ahead, the prefetch or rebuilds (see {@link #readElsewhere}). */
+  long bytesReadElsewhere() {
+    return elsewhere.get();
+  }
+
+  void clearBytesReadElsewhere() {
+    elsewhere.set(0);
+  }
+
   /** Bytes handed to the caller count in the caller thread's FileSystem statistics, as HDFS's would. */
   private void counted(int n) {
     if (stats != null && n > 0) {
@@ -632,6 +656,7 @@ final class PoCacheInputStream extends FSInputStream
         }
         pos += n;
         counted(n);
+        readElsewhere(n);
         return n;
       } finally {
         runReadNanos += System.nanoTime() - entered;
