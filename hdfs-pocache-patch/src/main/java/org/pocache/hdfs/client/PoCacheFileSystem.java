@@ -696,12 +696,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       int bufferSize = getConf().getInt("io.file.buffer.size", 4096);
       // The fail-fast streams start from the blocks HDFS's stream was just given, while they
       // are fresh: one getBlockLocations per open, as with HDFS alone. Later ones ask anew
-      // (a block may have moved; a stream that finds it gone fails over to parity).
-      LocatedBlocks known = blocks.isEmpty() ? null : new LocatedBlocks(in.getFileLength(), false, blocks,
-          blocks.get(blocks.size() - 1), true, in.getFileEncryptionInfo(), null);
+      // (a block may have moved; a stream that finds it gone fails over to parity). Each
+      // stream gets a list of its own: a stream may insert blocks it fetches into it.
+      long fileLength = in.getFileLength();
+      org.apache.hadoop.fs.FileEncryptionInfo feInfo = in.getFileEncryptionInfo();
       long openedAt = System.nanoTime();
-      failFastOpener = checkedOpener(() -> known != null && System.nanoTime() - openedAt < KNOWN_BLOCKS_FRESH_NANOS
-          ? failFast().open(src, bufferSize, known) : failFast().open(src, bufferSize), src, blocks);
+      failFastOpener = checkedOpener(() -> blocks.isEmpty() || System.nanoTime() - openedAt >= KNOWN_BLOCKS_FRESH_NANOS
+          ? failFast().open(src, bufferSize)
+          : failFast().open(src, bufferSize, new LocatedBlocks(fileLength, false, new java.util.ArrayList<>(blocks),
+              blocks.get(blocks.size() - 1), true, feInfo, null)), src, blocks);
       // Opened at a rebuild's first read of another piece, not now.
       rebuildData = new UncountedReads(new FailFastPreads(failFastOpener, in, warnings), statistics);
     }

@@ -1024,13 +1024,6 @@ final class SequentialReader implements SequentialSource {
     }
   }
 
-  /** Bytes kept for later blocks now (for tests). */
-  long keptBytes() {
-    synchronized (lock) {
-      return (long) kept.size() * subblock;
-    }
-  }
-
   /**
    * The other pieces a rebuild needs, from memory where this reader has them: a subblock
    * kept from an earlier rebuild, a streamed slot of the window, or the prefetch's blocks.
