@@ -93,6 +93,44 @@ public final class Crc32c {
     }
   }
 
+  /**
+   * A running CRC32C: fed piece by piece, its {@code getValue()} is {@link #of} of all the
+   * bytes given since it was made or reset.
+   */
+  public static Checksum running() {
+    return JDK_CRC32C != null ? jdk() : new Running();
+  }
+
+  /** The running CRC32C used where java.util.zip.CRC32C is missing (Java 8). */
+  static Checksum pureJavaRunning() {
+    return new Running();
+  }
+
+  /** {@link #running()} where java.util.zip.CRC32C is missing (Java 8). */
+  private static final class Running implements Checksum {
+    private int crc = ~0;
+
+    @Override
+    public void update(int b) {
+      crc = (crc >>> 8) ^ T[0][(crc ^ b) & 0xff];
+    }
+
+    @Override
+    public void update(byte[] b, int off, int len) {
+      crc = Crc32c.update(crc, b, off, len);
+    }
+
+    @Override
+    public long getValue() {
+      return ~crc & 0xffffffffL;
+    }
+
+    @Override
+    public void reset() {
+      crc = ~0;
+    }
+  }
+
   /** CRC32C of the concatenated chunks, starting {@code skip} bytes into the first one. */
   public static int ofChunks(byte[][] chunks, int skip) {
     if (JDK_CRC32C != null) {

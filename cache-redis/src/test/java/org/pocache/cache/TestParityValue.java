@@ -54,6 +54,30 @@ public class TestParityValue {
   }
 
   @Test
+  public void aRunningCrc32cFedInPiecesIsTheCrc32cOfTheWhole() {
+    Random r = new Random(3);
+    for (int i = 0; i < 100; i++) {
+      byte[] b = new byte[r.nextInt(20000)];
+      r.nextBytes(b);
+      for (java.util.zip.Checksum c : new java.util.zip.Checksum[] {Crc32c.running(), Crc32c.pureJavaRunning()}) {
+        c.update(7); // then reset: what came before a reset does not count
+        c.reset();
+        int at = 0;
+        while (at < b.length) {
+          int n = Math.min(b.length - at, 1 + r.nextInt(3000));
+          if (n == 1) {
+            c.update(b[at]);
+          } else {
+            c.update(b, at, n);
+          }
+          at += n;
+        }
+        assertEquals(c.getClass().getSimpleName(), Crc32c.of(b, 0, b.length), (int) c.getValue());
+      }
+    }
+  }
+
+  @Test
   public void roundTrip() throws Exception {
     Random r = new Random(2);
     byte[] payload = new byte[1000];

@@ -47,10 +47,11 @@ import org.pocache.manager.protocol.ParitySeals;
  * accumulators (taken from the FileSystem's buffer pool per substripe as data
  * arrives, returned when their upload ends) plus one subblock. An erasure-coded
  * file goes a row of cells at a time and its subblock is one cell (see the
- * Manager), so each row's parity is final when the row is: m cells plus one.
- * Whole subblocks the caller hands over are folded from its array; only partial
- * ones are gathered in the subblock buffer. Not thread-safe: one writer or reader
- * feeds it.
+ * Manager), so each row's parity is final when the row is: m cells.
+ * Bytes are folded from the caller's array as they come, whatever the size of its
+ * calls (the code is bytewise, so part of a subblock folds into the same part of the
+ * accumulators): nothing is copied, and the CRC32C of the subblock runs along. Not
+ * thread-safe: one writer or reader feeds it.
  */
 final class ParityEncoder {
   /**
@@ -86,11 +87,17 @@ final class ParityEncoder {
   private final java.util.Map<Long, byte[]> digests = new java.util.concurrent.ConcurrentHashMap<>();
 
   private long position;
-  private final byte[] piece;
+  /** Bytes of the current data subblock folded so far, and their CRC32C. */
   private int pieceFill;
+  private final java.util.zip.Checksum pieceCrc = Crc32c.running();
   /** Parity accumulators of the current stripe: [substripe][parity index]. */
   private byte[][][] parity;
   private int[][] dataCrcs;
+  /**
+   * Per substripe of the current stripe, the data piece that set its accumulators
+   * ({@link ErasureCoder#start}, part by part as its bytes came); the others fold into them.
+   */
+  private int[] setBy;
   private long stripe = -1;
   private final List<CompletableFuture<Void>> uploads = new ArrayList<>();
   private long parityBytes;
@@ -124,7 +131,6 @@ final class ParityEncoder {
       throw new IllegalArgumentException("an erasure-coded file's subblock must be its cell: cell " + d.getCellSize()
           + ", subblock " + sub);
     }
-    this.piece = new byte[sub];
     this.seal = ParitySeals.of(d);
     this.header = ParityValue.headerBytes(k, seal);
     this.trailer = ParityValue.valueBytes(k, sub, seal) - header - sub;
@@ -168,47 +174,38 @@ final class ParityEncoder {
    */
   void feed(byte[] b, int off, int len) throws IOException {
     while (len > 0) {
-      if (pieceFill == 0 && len >= sub) {
-        // A whole subblock in the caller's array: folded from there, not copied first.
-        position += sub;
-        fold(position - sub, b, off, sub);
-        off += sub;
-        len -= sub;
-        continue;
-      }
+      // S divides the block size (a cell the block group): a call's bytes never straddle two pieces here.
       int n = Math.min(len, sub - pieceFill);
-      System.arraycopy(b, off, piece, pieceFill, n);
+      foldPart(position - pieceFill, b, off, n);
       pieceFill += n;
       position += n;
       off += n;
       len -= n;
-      if (pieceFill == sub) { // S divides the block size (a cell the block group): pieces never straddle
-        foldPiece(position - pieceFill);
+      if (pieceFill == sub) {
+        endPiece(position - sub);
       }
     }
   }
 
-  /** Folds the buffered data subblock starting at file offset {@code start} (pieceFill bytes) into its parity. */
-  private void foldPiece(long start) throws IOException {
-    java.util.Arrays.fill(piece, pieceFill, sub, (byte) 0);
-    int n = pieceFill;
-    pieceFill = 0;
-    fold(start, piece, 0, n);
+  /** Where the data subblock starting at file offset {@code start} goes: {stripe, piece index, substripe}. */
+  private long[] placeOf(long start) {
+    long s = start / (block * k);
+    long w = start % (block * k);
+    long i = striped ? w % ((long) k * sub) / sub : w / block;
+    long j = striped ? w / ((long) k * sub) : w % block / sub;
+    return new long[] {s, i, j};
   }
 
   /**
-   * Folds the data subblock starting at file offset {@code start}, {@code n} bytes
-   * at {@code src[off]} (a short one zero-padded to S there), into its parity.
+   * Folds {@code n} bytes at {@code src[off]}, the next part (from {@link #pieceFill}) of
+   * the data subblock starting at file offset {@code start}, into the same part of its
+   * substripe's parity.
    */
-  private void fold(long start, byte[] src, int off, int n) throws IOException {
-    long s = start / (block * k);
-    long w = start % (block * k);
-    int i = striped ? (int) (w % ((long) k * sub) / sub) : (int) (w / block);
-    int j = striped ? (int) (w / ((long) k * sub)) : (int) (w % block / sub);
-    foldNow(s, i, j, src, off, n);
-  }
-
-  private void foldNow(long s, int i, int j, byte[] src, int off, int n) throws IOException {
+  private void foldPart(long start, byte[] src, int off, int n) throws IOException {
+    long[] at = placeOf(start);
+    long s = at[0];
+    int i = (int) at[1];
+    int j = (int) at[2];
     if (coder == null) {
       coder = parts.coder();
     }
@@ -216,6 +213,7 @@ final class ParityEncoder {
       stripe = s;
       parity = new byte[substripesPerBlock][][];
       dataCrcs = new int[substripesPerBlock][];
+      setBy = new int[substripesPerBlock];
     }
     if (parity[j] == null) {
       parity[j] = new byte[m][];
@@ -224,16 +222,37 @@ final class ParityEncoder {
         parity[j][p] = buffers.borrow(header + sub + trailer);
       }
       dataCrcs[j] = new int[k];
-      for (int x = 0; x < k; x++) {
-        dataCrcs[j][x] = Crc32c.of(piece, 0, 0); // pieces never fed are virtual zeros: no bytes
-      }
-      // The substripe's first piece sets the accumulators (a borrowed buffer holds old
-      // bytes), the others fold into them; pieces never fed count as zeros either way.
-      coder.start(i, src, off, parity[j], header, sub);
-    } else {
-      coder.update(i, src, off, parity[j], header, sub);
+      java.util.Arrays.fill(dataCrcs[j], EMPTY_CRC); // pieces never fed are virtual zeros: no bytes
+      setBy[j] = i;
     }
-    dataCrcs[j][i] = Crc32c.of(src, off, n);
+    // The substripe's first piece sets the accumulators (a borrowed buffer holds old bytes),
+    // the others fold into them; pieces never fed count as zeros either way.
+    if (setBy[j] == i) {
+      coder.start(i, src, off, parity[j], header + pieceFill, n);
+    } else {
+      coder.update(i, src, off, parity[j], header + pieceFill, n);
+    }
+    pieceCrc.update(src, off, n);
+  }
+
+  /** CRC32C of no bytes: a data piece the file never had. */
+  private static final int EMPTY_CRC = Crc32c.of(new byte[0], 0, 0);
+
+  /**
+   * The data subblock starting at file offset {@code start} ends ({@link #pieceFill} bytes,
+   * fewer for the file's last): its CRC is known, and its substripe's parity is final after
+   * the stripe's last piece. Past a short piece that set its accumulators the file has no
+   * bytes, so its substripe's value ends where that piece does ({@link StripeLayout#parityLength}):
+   * what the accumulators hold beyond it is never uploaded.
+   */
+  private void endPiece(long start) throws IOException {
+    long[] at = placeOf(start);
+    long s = at[0];
+    int i = (int) at[1];
+    int j = (int) at[2];
+    dataCrcs[j][i] = (int) pieceCrc.getValue();
+    pieceCrc.reset();
+    pieceFill = 0;
     if (i == k - 1) {
       upload(s, j, sub); // the stripe's last piece for this substripe: its parity is final
     }
@@ -283,7 +302,7 @@ final class ParityEncoder {
    */
   void finish(long waitSeconds) throws IOException, InterruptedException, ExecutionException, TimeoutException {
     if (pieceFill > 0) {
-      foldPiece(position - pieceFill);
+      endPiece(position - pieceFill);
     }
     if (position > 0) { // an empty file has no stripes with data; its descriptor says so
       long s = (position - 1) / (block * k);
