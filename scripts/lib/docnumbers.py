@@ -390,7 +390,8 @@ def gen_csac_mix(root, name):
 CPU_PATTERNS = {
     "seq4k": "4 KiB `read()` calls", "seq64k": "64 KiB `read()` calls", "seq1m": "1 MiB `read()` calls",
     "bytebuffer": "`read(ByteBuffer)`, 64 KiB", "pread": "whole-file positional read",
-    "pread4m": "4 MiB positional reads", "write": "writes, 64 KiB calls (POCache: `integrity`)",
+    "pread4m": "4 MiB positional reads", "write": "writes of 2-block files, 64 KiB calls (POCache: `integrity`)",
+    "write-stripe": "writes of full-stripe files, 64 KiB calls (POCache: `integrity`)",
 }
 CPU_FILES = {"cached": "cached parity", "plain": "no parity", "writes": "-"}
 

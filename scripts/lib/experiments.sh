@@ -1211,12 +1211,12 @@ PY
 }
 
 # One profiled JVM per mode and pattern: the top frames of each in DIR/<phase>-<mode>-<pattern>.txt.
-bc_profiles() { # phase, dir, work, classpath, rounds
-  local phase=$1 dir=$2 work=$3 cp=$4 rounds=$5 agent mode pat prof opts
+bc_profiles() { # phase, dir, work, classpath, rounds, full-stripe MiB
+  local phase=$1 dir=$2 work=$3 cp=$4 rounds=$5 stripe=$6 agent mode pat prof opts
   mkdir -p "$dir"
   agent=$(bc_async_profiler)
   local patterns=(seq4k seq64k seq1m bytebuffer pread pread4m)
-  [[ $phase == none ]] && patterns+=(write)
+  [[ $phase == none ]] && patterns+=(write write-stripe)
   for mode in stock pocache; do
     for pat in "${patterns[@]}"; do
       local tool=JFR
@@ -1231,6 +1231,7 @@ bc_profiles() { # phase, dir, work, classpath, rounds
       fi
       local what=(--dir /ex/cpu/cached --patterns "$pat")
       [[ $pat == write ]] && what=(--write-mib 256)
+      [[ $pat == write-stripe ]] && what=(--write-stripe-mib "$stripe")
       "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" "${opts[@]}" \
         org.pocache.experiments.cluster.ReadCpu --mode "$mode" "${what[@]}" --rounds "$rounds" \
         >"$work/$phase-$mode-$pat-profile.log" 2>&1 \
@@ -1262,8 +1263,9 @@ On the running multi-process cluster (`pocache cluster up`): the client CPU (the
 JVM's process CPU, user + system) per GiB read, stock HDFS against POCache at its shipped
 defaults, on the same files: 4 KiB, 64 KiB and 1 MiB read() calls, read(ByteBuffer), whole-file
 and 4 MiB positional reads, over files with cached parity (/ex/cpu/cached) and without
-(/ex/cpu/plain, without a straggler only: one is admitted and filled with one); then CPU per GiB written (4 files of M MiB, default 256; POCache at its
-default protection, integrity). N runs (default 5), each one stock and one POCache JVM in
+(/ex/cpu/plain, without a straggler only: one is admitted and filled with one); then CPU per GiB
+written (4 files of M MiB, default 256, and 4 files of one full stripe, k blocks; POCache at its
+default protection, integrity; --write-mib 0 skips both). N runs (default 5), each one stock and one POCache JVM in
 turns, each measuring R rounds (default 3) of at least 512 MiB after two such rounds to warm up; per phase (no straggler, and
 DataNode i at 1/F of the cluster's rate) the medians over runs, their min and max, and
 POCache/stock. --profile DIR: per phase, mode and pattern one more JVM under async-profiler
@@ -1291,6 +1293,12 @@ HELP
   local dn=$straggler
   [[ $dn == auto ]] && dn=$(ex_pick_straggler /ex/cpu/cached)
   local cp="$CL_CONF:$CL_LIB/*:$POCACHE_HOME/experiments/target/classes"
+  # Files of one full stripe too: k blocks of the cluster's block size. A 256 MiB file of
+  # 128 MiB blocks is half a stripe, with parity half its size; a full stripe's is 1/k.
+  local block stripe
+  block=$(cl_hdfs getconf -confKey dfs.blocksize 2>/dev/null | tail -1)
+  [[ $block =~ ^[0-9]+$ ]] || block=$((128 << 20))
+  stripe=$(( $(cl_get code_k) * block >> 20 ))
   local phase run mode listed files=()
   cl_straggler off >/dev/null
   for phase in ${phases//,/ }; do
@@ -1313,7 +1321,7 @@ HELP
           # admitted and filled (dfs.pocache.cache.read.min.blocks), so only the no-straggler phase reads them.
           bc_evict_plain
           opts+=(--dir /ex/cpu/plain)
-          ((write > 0)) && opts+=(--write-mib "$write")
+          ((write > 0)) && opts+=(--write-mib "$write" --write-stripe-mib "$stripe")
         fi
         "$JAVA" -Xmx2g -Dhadoop.root.logger=WARN,console -cp "$cp" org.pocache.experiments.cluster.ReadCpu \
           --mode "$mode" "${opts[@]}" --rounds "$rounds" \
@@ -1322,7 +1330,7 @@ HELP
       done
     done
     if [[ -n $profile ]]; then
-      bc_profiles "$phase" "$profile" "$work" "$cp" "$rounds"
+      bc_profiles "$phase" "$profile" "$work" "$cp" "$rounds" "$stripe"
     fi
   done
   cl_straggler off >/dev/null

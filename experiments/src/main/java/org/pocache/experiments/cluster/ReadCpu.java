@@ -55,6 +55,7 @@ import org.apache.hadoop.fs.Path;
  *   pread                one positional readFully of the whole file
  *   pread4m              positional readFully calls of 4 MiB, front to back
  *   write                (with --write-mib) files written in 64 KiB calls, then deleted
+ *   write-stripe         (with --write-stripe-mib) the same, files of one full stripe (k blocks)
  * </pre>
  *
  * Bytes are summed, not hashed: the benchmark itself should cost next to nothing;
@@ -74,6 +75,7 @@ public final class ReadCpu {
     long minBytes = 512L << 20;
     int warmup = 2;
     int writeMib = 0; // per file, 4 files a round
+    int stripeMib = 0; // the same with files of one full stripe
     String writeDir = "/ex/cpu/writes";
     String json = null;
     for (int i = 0; i < args.length; i++) {
@@ -98,6 +100,9 @@ public final class ReadCpu {
           break;
         case "--write-mib":
           writeMib = (int) number(args, ++i);
+          break;
+        case "--write-stripe-mib":
+          stripeMib = (int) number(args, ++i);
           break;
         case "--write-dir":
           writeDir = value(args, ++i);
@@ -189,7 +194,10 @@ public final class ReadCpu {
         }
       }
       if (writeMib > 0) {
-        writeRows(fs, writeDir, writeMib, rounds, rows);
+        writeRows(fs, writeDir, writeMib, rounds, rows, "write");
+      }
+      if (stripeMib > 0) {
+        writeRows(fs, writeDir, stripeMib, rounds, rows, "write-stripe");
       }
       if (fs instanceof org.pocache.hdfs.client.PoCacheFileSystem) {
         org.pocache.hdfs.client.PoCacheFileSystem pf = (org.pocache.hdfs.client.PoCacheFileSystem) fs;
@@ -221,8 +229,8 @@ public final class ReadCpu {
   }
 
   /** Four files of writeMib MiB each per round, 64 KiB write calls; deleted after the round. */
-  private static void writeRows(FileSystem fs, String dir, int writeMib, int rounds, List<Map<String, Object>> rows)
-      throws IOException {
+  private static void writeRows(FileSystem fs, String dir, int writeMib, int rounds, List<Map<String, Object>> rows,
+      String pattern) throws IOException {
     byte[] data = new byte[64 << 10];
     new Random(7).nextBytes(data);
     long perFile = (long) writeMib << 20;
@@ -249,7 +257,7 @@ public final class ReadCpu {
         wall.add((t1 - t0) / 1e6);
       }
     }
-    rows.add(row(dir, "write", files * perFile, cpu, wall));
+    rows.add(row(dir, pattern, files * perFile, cpu, wall));
   }
 
   private static final String[] COUNTERS = {"read_substripes", "decoded_substripes", "parity_gets", "skipped_pieces",
@@ -350,7 +358,8 @@ public final class ReadCpu {
   private static void usage(String why) {
     System.err.println("ReadCpu: " + why);
     System.err.println("Usage: ReadCpu --mode stock|pocache --dir D [--dir D2] [--patterns seq4k,seq64k,seq1m,"
-        + "bytebuffer,pread,pread4m] [--rounds N] [--warmup W] [--min-mib M] [--write-mib M] [--write-dir D]"
+        + "bytebuffer,pread,pread4m] [--rounds N] [--warmup W] [--min-mib M] [--write-mib M] [--write-stripe-mib M]"
+        + " [--write-dir D]"
         + " [--json F]");
     System.exit(2);
   }
