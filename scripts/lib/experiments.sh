@@ -1296,7 +1296,7 @@ HELP
   # Files of one full stripe too: k blocks of the cluster's block size. A 256 MiB file of
   # 128 MiB blocks is half a stripe, with parity half its size; a full stripe's is 1/k.
   local block stripe
-  block=$(cl_hdfs getconf -confKey dfs.blocksize 2>/dev/null | tail -1)
+  block=$(cl_java_tool "$CL_CONF" org.apache.hadoop.hdfs.tools.GetConf -confKey dfs.blocksize 2>/dev/null | tail -1 || true)
   [[ $block =~ ^[0-9]+$ ]] || block=$((128 << 20))
   stripe=$(( $(cl_get code_k) * block >> 20 ))
   local phase run mode listed files=()

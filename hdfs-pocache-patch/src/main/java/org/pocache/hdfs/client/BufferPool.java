@@ -22,22 +22,33 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reusable subblock-sized arrays for the read path, per FileSystem. A proactive read
- * of a 1 MiB-subblock file otherwise allocates about (k + 2m) MiB per substripe, all
- * of it humongous for G1 (half a region or more), and the collections that follow
- * cost a read more than the copies do.
+ * Reusable subblock-sized arrays for the read and write paths, per FileSystem. A proactive
+ * read of a 1 MiB-subblock file otherwise allocates about (k + 2m) MiB per substripe, and a
+ * writer m x block size of parity accumulators per stripe, all of it humongous for G1 (half a
+ * region or more); the collections that follow cost more than the copies do.
  *
- * <p>Arrays are kept by exact length, up to {@code capacityBytes} in all; beyond
- * that a released array is left to the garbage collector. A borrowed array's
- * contents are whatever its last user left: callers zero what they rely on.
+ * <p>Arrays are kept by exact length, up to {@code capacityBytes} in all. When a released
+ * array does not fit, arrays of the lengths borrowed least recently make room for it (a task
+ * that read its input and now writes its output gets its writer's accumulators kept, not its
+ * reader's subblocks); if none are older, the released array is left to the garbage
+ * collector. A borrowed array's contents are whatever its last user left: callers zero what
+ * they rely on.
  */
 final class BufferPool {
   /** Arrays shorter than this are not kept. */
   static final int MIN_POOLED = 64 << 10;
   private final long capacityBytes;
   private final AtomicLong keptBytes = new AtomicLong();
-  private final Map<Integer, Queue<byte[]>> free = new ConcurrentHashMap<>();
+  private final Map<Integer, Shelf> free = new ConcurrentHashMap<>();
   private final AtomicLong allocations = new AtomicLong();
+  /** Counts borrows: a shelf's {@code lastBorrow} says how recently its length was wanted. */
+  private final AtomicLong clock = new AtomicLong();
+
+  /** The free arrays of one length. */
+  private static final class Shelf {
+    final Queue<byte[]> arrays = new ConcurrentLinkedQueue<>();
+    volatile long lastBorrow;
+  }
 
   BufferPool(long capacityBytes) {
     if (capacityBytes < 0) {
@@ -48,8 +59,12 @@ final class BufferPool {
 
   /** An array of exactly {@code length} bytes, reused if one is free. */
   byte[] borrow(int length) {
-    Queue<byte[]> q = free.get(length);
-    byte[] b = q == null ? null : q.poll();
+    Shelf shelf = length < MIN_POOLED ? null : free.computeIfAbsent(length, n -> new Shelf());
+    byte[] b = null;
+    if (shelf != null) {
+      shelf.lastBorrow = clock.incrementAndGet();
+      b = shelf.arrays.poll();
+    }
     if (b != null) {
       keptBytes.addAndGet(-length);
       return b;
@@ -63,12 +78,35 @@ final class BufferPool {
     if (b == null || b.length < MIN_POOLED) {
       return; // cheap to allocate, and odd lengths would only crowd the pool
     }
+    Shelf shelf = free.computeIfAbsent(b.length, n -> new Shelf());
     long kept = keptBytes.addAndGet(b.length);
-    if (kept > capacityBytes) {
+    if (kept > capacityBytes && !makeRoom(shelf)) {
       keptBytes.addAndGet(-b.length);
       return;
     }
-    free.computeIfAbsent(b.length, n -> new ConcurrentLinkedQueue<>()).add(b);
+    shelf.arrays.add(b);
+  }
+
+  /**
+   * Drops arrays of lengths borrowed less recently than {@code forShelf}'s until the pool is
+   * within its capacity again; false if they were not enough.
+   */
+  private synchronized boolean makeRoom(Shelf forShelf) {
+    while (keptBytes.get() > capacityBytes) {
+      Shelf oldest = null;
+      for (Shelf s : free.values()) {
+        if (s != forShelf && s.lastBorrow < forShelf.lastBorrow && !s.arrays.isEmpty()
+            && (oldest == null || s.lastBorrow < oldest.lastBorrow)) {
+          oldest = s;
+        }
+      }
+      byte[] dropped = oldest == null ? null : oldest.arrays.poll();
+      if (dropped == null) {
+        return false;
+      }
+      keptBytes.addAndGet(-dropped.length);
+    }
+    return true;
   }
 
   /** Bytes held for reuse now. */

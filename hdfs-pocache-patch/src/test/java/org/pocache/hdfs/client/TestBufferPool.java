@@ -58,6 +58,40 @@ public class TestBufferPool {
   }
 
   @Test
+  public void theLengthsBorrowedLatelyPushOutThoseBorrowedLongAgo() {
+    int read = 1024 * K;
+    int write = 1024 * K + 72; // a writer's accumulator: a value's header in front of a subblock
+    BufferPool pool = new BufferPool(2L * write);
+    byte[] r1 = pool.borrow(read);
+    byte[] r2 = pool.borrow(read);
+    pool.release(r1);
+    pool.release(r2);
+    assertEquals(2L * read, pool.keptBytes()); // a reader filled the pool
+
+    byte[] w1 = pool.borrow(write); // then the task writes
+    byte[] w2 = pool.borrow(write);
+    pool.release(w1);
+    pool.release(w2);
+    assertEquals("the reader's arrays made room", 2L * write, pool.keptBytes());
+    long before = pool.allocations();
+    assertSame(w1, pool.borrow(write));
+    assertSame(w2, pool.borrow(write));
+    assertEquals("the writer's arrays were kept", before, pool.allocations());
+
+    // An array of a length no one has borrowed since does not push out the writer's.
+    BufferPool other = new BufferPool(2L * write);
+    byte[] old = other.borrow(read);
+    byte[] a = other.borrow(write);
+    byte[] b = other.borrow(write);
+    other.release(a);
+    other.release(b);
+    other.release(old);
+    assertEquals(2L * write, other.keptBytes());
+    assertSame(a, other.borrow(write));
+    assertSame(b, other.borrow(write));
+  }
+
+  @Test
   public void anArrayALateReadStillWritesIsNotLentOutBeforeTheReadEnds() {
     BufferPool pool = new BufferPool(64 << 20);
     Leases read = new Leases(pool);
