@@ -31,8 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * array does not fit, arrays of the lengths borrowed least recently make room for it (a task
  * that read its input and now writes its output gets its writer's accumulators kept, not its
  * reader's subblocks); if none are older, the released array is left to the garbage
- * collector. A borrowed array's contents are whatever its last user left: callers zero what
- * they rely on.
+ * collector. A writer that starts a stripe says how much it cycles ({@link #expect}: m x block
+ * size of accumulators, 128 MiB for 128 MiB blocks and m = 1), and for a minute after that the
+ * pool may keep that much instead, so the next stripe and the next file reuse the arrays rather
+ * than allocate and zero them again; afterwards the pool shrinks back at its next use. A
+ * borrowed array's contents are whatever its last user left: callers zero what they rely on.
  */
 final class BufferPool {
   /** Arrays shorter than this are not kept. */
@@ -41,6 +44,12 @@ final class BufferPool {
   private final AtomicLong keptBytes = new AtomicLong();
   private final Map<Integer, Shelf> free = new ConcurrentHashMap<>();
   private final AtomicLong allocations = new AtomicLong();
+  /** How long a writer's {@link #expect} keeps the pool's capacity raised. */
+  static final long EXPECT_NANOS = 60_000_000_000L;
+  /** The capacity a writer asked for, and until when (System.nanoTime()); 0 when none. */
+  private volatile long expected;
+  private final long expectNanos;
+  private volatile long expectedUntil;
   /** Counts borrows: a shelf's {@code lastBorrow} says how recently its length was wanted. */
   private final AtomicLong clock = new AtomicLong();
 
@@ -51,14 +60,71 @@ final class BufferPool {
   }
 
   BufferPool(long capacityBytes) {
+    this(capacityBytes, EXPECT_NANOS);
+  }
+
+  /** A pool whose raised capacity lasts {@code expectNanos} after a writer's {@link #expect} (tests). */
+  BufferPool(long capacityBytes, long expectNanos) {
     if (capacityBytes < 0) {
       throw new IllegalArgumentException("buffer pool capacity must be >= 0, got " + capacityBytes);
     }
     this.capacityBytes = capacityBytes;
+    this.expectNanos = expectNanos;
+  }
+
+  /**
+   * A writer will cycle about {@code bytes} of arrays (it starts a stripe): for the next
+   * {@link #EXPECT_NANOS} (a minute) the pool keeps up to that many bytes (at most an eighth of
+   * the heap) if that is more than its capacity. The writer had them live a moment ago: keeping
+   * them does not raise the JVM's peak.
+   */
+  void expect(long bytes) {
+    bytes = Math.min(bytes, Runtime.getRuntime().maxMemory() / 8); // never more than an eighth of the heap
+    if (bytes > capacityBytes) {
+      long now = System.nanoTime();
+      if (expectedUntil - now <= 0 || bytes > expected) {
+        expected = bytes;
+      }
+      expectedUntil = now + expectNanos;
+    }
+  }
+
+  /** The bytes the pool may keep now: its capacity, or more while a writer's {@link #expect} lasts. */
+  long capacityNow() {
+    long e = expected;
+    if (e == 0) {
+      return capacityBytes;
+    }
+    if (expectedUntil - System.nanoTime() > 0) {
+      return Math.max(capacityBytes, e);
+    }
+    expected = 0;
+    shrink();
+    return capacityBytes;
+  }
+
+  /** Drops kept arrays, least recently borrowed lengths first, until the pool is within its capacity. */
+  private synchronized void shrink() {
+    while (keptBytes.get() > capacityBytes) {
+      Shelf oldest = null;
+      for (Shelf s : free.values()) {
+        if (!s.arrays.isEmpty() && (oldest == null || s.lastBorrow < oldest.lastBorrow)) {
+          oldest = s;
+        }
+      }
+      byte[] dropped = oldest == null ? null : oldest.arrays.poll();
+      if (dropped == null) {
+        return;
+      }
+      keptBytes.addAndGet(-dropped.length);
+    }
   }
 
   /** An array of exactly {@code length} bytes, reused if one is free. */
   byte[] borrow(int length) {
+    if (expected != 0) {
+      capacityNow(); // a writer's raised capacity ends: the pool shrinks back
+    }
     Shelf shelf = length < MIN_POOLED ? null : free.computeIfAbsent(length, n -> new Shelf());
     byte[] b = null;
     if (shelf != null) {
@@ -80,7 +146,7 @@ final class BufferPool {
     }
     Shelf shelf = free.computeIfAbsent(b.length, n -> new Shelf());
     long kept = keptBytes.addAndGet(b.length);
-    if (kept > capacityBytes && !makeRoom(shelf)) {
+    if (kept > capacityNow() && !makeRoom(shelf)) {
       keptBytes.addAndGet(-b.length);
       return;
     }
@@ -92,7 +158,8 @@ final class BufferPool {
    * within its capacity again; false if they were not enough.
    */
   private synchronized boolean makeRoom(Shelf forShelf) {
-    while (keptBytes.get() > capacityBytes) {
+    long capacity = capacityNow();
+    while (keptBytes.get() > capacity) {
       Shelf oldest = null;
       for (Shelf s : free.values()) {
         if (s != forShelf && s.lastBorrow < forShelf.lastBorrow && !s.arrays.isEmpty()

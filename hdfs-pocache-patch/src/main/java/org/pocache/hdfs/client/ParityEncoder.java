@@ -87,6 +87,8 @@ final class ParityEncoder {
   private final java.util.Map<Long, byte[]> digests = new java.util.concurrent.ConcurrentHashMap<>();
 
   private long position;
+  /** Bytes of pooled arrays the caller cycles besides the accumulators (a writer's held pieces). */
+  private long alsoCycled;
   /** Bytes of the current data subblock folded so far, and their CRC32C. */
   private int pieceFill;
   private final java.util.zip.Checksum pieceCrc = Crc32c.running();
@@ -157,6 +159,14 @@ final class ParityEncoder {
     return out;
   }
 
+  /**
+   * The caller also borrows {@code bytes} of the pool's arrays per file (a writer's held
+   * pieces): the pool is asked to keep those too ({@link BufferPool#expect}).
+   */
+  void alsoCycles(long bytes) {
+    alsoCycled = Math.max(0, bytes);
+  }
+
   /** Bytes of the file fed so far: the offset the next {@link #feed} continues from. */
   long position() {
     return position;
@@ -214,6 +224,9 @@ final class ParityEncoder {
       parity = new byte[substripesPerBlock][][];
       dataCrcs = new int[substripesPerBlock][];
       setBy = new int[substripesPerBlock];
+      // A stripe's accumulators (and what the writer held before admission), to be reused by
+      // the next stripe and the next file.
+      buffers.expect((long) m * substripesPerBlock * (header + sub + trailer) + alsoCycled);
     }
     if (parity[j] == null) {
       parity[j] = new byte[m][];

@@ -154,6 +154,7 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       }
       try {
         start(admitted);
+        encoder.alsoCycles((long) held.size() * PIECE); // the pool keeps the held pieces for the next file too
         for (int i = 0; i < held.size(); i++) {
           encoder.feed(held.get(i), 0, i == held.size() - 1 ? lastPieceFill : PIECE);
         }

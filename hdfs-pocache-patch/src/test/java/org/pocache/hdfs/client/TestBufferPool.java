@@ -92,6 +92,35 @@ public class TestBufferPool {
   }
 
   @Test
+  public void aWritersStripeIsKeptWhileItWritesAndThePoolShrinksBackAfter() throws Exception {
+    int len = 1024 * K;
+    BufferPool pool = new BufferPool(2L * len, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(200));
+    pool.expect(6L * len); // a writer's stripe: six accumulators
+    byte[][] stripe = new byte[6][];
+    for (int i = 0; i < 6; i++) {
+      stripe[i] = pool.borrow(len);
+    }
+    for (byte[] a : stripe) {
+      pool.release(a);
+    }
+    assertEquals("the whole stripe is kept while the writer writes", 6L * len, pool.keptBytes());
+    long before = pool.allocations();
+    for (int i = 0; i < 6; i++) {
+      pool.borrow(len);
+    }
+    assertEquals("the next stripe reuses them", before, pool.allocations());
+    for (byte[] a : stripe) {
+      pool.release(a);
+    }
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (pool.capacityNow() > 2L * len && System.nanoTime() < deadline) {
+      Thread.sleep(10); // waits for the raised capacity to end, not a fixed time
+    }
+    assertEquals("capacity back to its setting", 2L * len, pool.capacityNow());
+    assertEquals("and the pool shrank back to it", 2L * len, pool.keptBytes());
+  }
+
+  @Test
   public void anArrayALateReadStillWritesIsNotLentOutBeforeTheReadEnds() {
     BufferPool pool = new BufferPool(64 << 20);
     Leases read = new Leases(pool);
