@@ -89,8 +89,13 @@ final class ParityEncoder {
   private long position;
   /** Bytes of pooled arrays the caller cycles besides the accumulators (a writer's held pieces). */
   private long alsoCycled;
-  /** Bytes of the current data subblock folded so far, and their CRC32C. */
+  /** Bytes of the current data subblock fed so far (folded, or the last {@link #staged} gathered), and their CRC32C. */
   private int pieceFill;
+  /** Calls shorter than this are gathered in {@link #stage} and folded together. */
+  static final int FOLD_DIRECT_BYTES = 16 << 10;
+  static final int STAGE_BYTES = 64 << 10;
+  private byte[] stage;
+  private int staged;
   private final java.util.zip.Checksum pieceCrc = Crc32c.running();
   /** Parity accumulators of the current stripe: [substripe][parity index]. */
   private byte[][][] parity;
@@ -186,12 +191,27 @@ final class ParityEncoder {
     while (len > 0) {
       // S divides the block size (a cell the block group): a call's bytes never straddle two pieces here.
       int n = Math.min(len, sub - pieceFill);
-      foldPart(position - pieceFill, b, off, n);
+      if (n < FOLD_DIRECT_BYTES) {
+        // A small call (a record writer's, a 4 KiB read's) is gathered first: one coder call
+        // per STAGE_BYTES, not one per call.
+        if (staged + n > STAGE_BYTES) {
+          foldStaged();
+        }
+        if (stage == null) {
+          stage = new byte[STAGE_BYTES];
+        }
+        System.arraycopy(b, off, stage, staged, n);
+        staged += n;
+      } else {
+        foldStaged();
+        foldPart(position - pieceFill, pieceFill, b, off, n);
+      }
       pieceFill += n;
       position += n;
       off += n;
       len -= n;
       if (pieceFill == sub) {
+        foldStaged();
         endPiece(position - sub);
       }
     }
@@ -207,15 +227,25 @@ final class ParityEncoder {
   }
 
   /**
-   * Folds {@code n} bytes at {@code src[off]}, the next part (from {@link #pieceFill}) of
-   * the data subblock starting at file offset {@code start}, into the same part of its
-   * substripe's parity.
+   * Folds the gathered bytes of small calls, the last {@code staged} of the current piece's
+   * {@link #pieceFill}.
    */
-  private void foldPart(long start, byte[] src, int off, int n) throws IOException {
-    long[] at = placeOf(start);
-    long s = at[0];
-    int i = (int) at[1];
-    int j = (int) at[2];
+  private void foldStaged() throws IOException {
+    if (staged > 0) {
+      foldPart(position - pieceFill, pieceFill - staged, stage, 0, staged);
+      staged = 0;
+    }
+  }
+
+  /**
+   * Folds {@code n} bytes at {@code src[off]}, bytes {@code at} to {@code at + n} of the data
+   * subblock starting at file offset {@code start}, into the same part of its substripe's parity.
+   */
+  private void foldPart(long start, int at, byte[] src, int off, int n) throws IOException {
+    long[] place = placeOf(start);
+    long s = place[0];
+    int i = (int) place[1];
+    int j = (int) place[2];
     if (coder == null) {
       coder = parts.coder();
     }
@@ -241,9 +271,9 @@ final class ParityEncoder {
     // The substripe's first piece sets the accumulators (a borrowed buffer holds old bytes),
     // the others fold into them; pieces never fed count as zeros either way.
     if (setBy[j] == i) {
-      coder.start(i, src, off, parity[j], header + pieceFill, n);
+      coder.start(i, src, off, parity[j], header + at, n);
     } else {
-      coder.update(i, src, off, parity[j], header + pieceFill, n);
+      coder.update(i, src, off, parity[j], header + at, n);
     }
     pieceCrc.update(src, off, n);
   }
@@ -315,6 +345,7 @@ final class ParityEncoder {
    */
   void finish(long waitSeconds) throws IOException, InterruptedException, ExecutionException, TimeoutException {
     if (pieceFill > 0) {
+      foldStaged();
       endPiece(position - pieceFill);
     }
     if (position > 0) { // an empty file has no stripes with data; its descriptor says so

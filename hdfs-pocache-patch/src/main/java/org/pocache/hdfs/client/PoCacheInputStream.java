@@ -389,6 +389,7 @@ final class PoCacheInputStream extends FSInputStream
    * counts for 4 KiB calls. The time the read ended is left in {@link #directEnded}.
    */
   private int readDirect(byte[] b, int off, int len, ByteBuffer buf, long entered) throws IOException {
+    directEnded = 0; // set only by a read of the direct stream (a fallback's read is timed by the caller)
     int subblock;
     long g;
     DFSInputStream src = directStream();
