@@ -73,7 +73,7 @@ final class DegradedReader {
   /** Straight reads of ranges of blocks (null: HDFS's positional reads), for {@link #readLazy}. */
   private final DirectBlockReads direct;
   /** Recent time to read one subblock from a DataNode, shared by the file system's streams. */
-  private final SequentialReader.SubblockTimes times;
+  private final SubblockTimes times;
   /** dfs.pocache.read.proactive lazy: positional reads are {@link #readLazy} while nothing is suspect. */
   private final boolean lazy;
   /** Exponentially weighted mean of direct subblock read times, nanoseconds (0: none yet). */
@@ -268,7 +268,7 @@ final class DegradedReader {
 
   /** {@link #parallelPays(long, int)} for blocks and subblocks of these sizes and these subblock times. */
   static boolean parallelPays(long position, int length, long blockSize, int subblock,
-      SequentialReader.SubblockTimes times) {
+      SubblockTimes times) {
     if (length <= 0 || position / blockSize == (position + length - 1) / blockSize) {
       return false;
     }

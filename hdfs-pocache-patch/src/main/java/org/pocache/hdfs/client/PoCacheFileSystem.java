@@ -146,7 +146,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private BufferPool buffers;
   private SlowSources slowSources;
   private int inflight;
-  private final SequentialReader.SubblockTimes subblockTimes = new SequentialReader.SubblockTimes();
+  private final SubblockTimes subblockTimes = new SubblockTimes();
   /** Bytes all streams of this FileSystem may hold in whole blocks fetched ahead. */
   private BlockPrefetch.Budget prefetchBudget;
   private String coderKind;
@@ -734,7 +734,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
               if (stats != null) {
                 stats.incrementBytesRead(-n);
               }
-            }, pos -> seq.holds(pos) || seq.leftToParity(pos), seq::fetchedAhead, warnings);
+            }, pos -> seq.holds(pos) || seq.verdicts().leftToParityAt(pos), seq.verdicts()::fetchedAhead, warnings);
         sequential.fetchesAhead(prefetch);
       }
     }

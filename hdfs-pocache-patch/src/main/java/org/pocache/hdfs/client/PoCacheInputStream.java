@@ -401,19 +401,19 @@ final class PoCacheInputStream extends FSInputStream
     }
     try {
       if (pos >= checkedTo) {
-        if (contiguous.leftToParity(pos)) {
+        if (contiguous.verdicts().leftToParityAt(pos)) {
           direct = false;
           return HANDED_OVER;
         }
-        checkedTo = contiguous.blockEnd(pos);
-        directTimes.beginBlock(System.nanoTime(), contiguous.perSubblockDeadline());
+        checkedTo = contiguous.verdicts().blockEnd(pos);
+        directTimes.beginBlock(System.nanoTime(), contiguous.verdicts().perSubblockDeadline());
       }
-      subblock = contiguous.subblockSize();
+      subblock = contiguous.verdicts().subblockSize();
       g = pos / subblock;
       if (!directTimes.timing(g)) {
         // At each later subblock of a block (at its first, leftToParity was asked just above).
-        if (g * subblock % contiguous.blockSize() != 0
-            && contiguous.listedSince(pos, directTimes.readBound(System.nanoTime()))) {
+        if (g * subblock % contiguous.verdicts().blockSize() != 0
+            && contiguous.verdicts().listedSince(pos, directTimes.readBound(System.nanoTime()))) {
           direct = false; // listed while this block was being read: the rest of it is left to parity
           return HANDED_OVER;
         }
@@ -451,7 +451,7 @@ final class PoCacheInputStream extends FSInputStream
       direct = false;
       if (src != in) {
         try {
-          contiguous.blockDown(pos); // at once, not after HDFS's retries
+          contiguous.verdicts().blockDown(pos); // at once, not after HDFS's retries
         } catch (RuntimeException | LinkageError e2) {
           fallBackToHdfs(e2);
           return buf == null ? in.read(b, off, len) : in.read(buf);
@@ -470,9 +470,9 @@ final class PoCacheInputStream extends FSInputStream
         contiguous.deliveredElsewhere();
         long whole = directTimes.subblockDone();
         if (whole >= 0) {
-          contiguous.readElsewhere(g, whole);
+          contiguous.verdicts().readElsewhere(g, whole);
         }
-      } else if (contiguous.lateForCaller(g, directTimes)) {
+      } else if (contiguous.verdicts().lateForCaller(g, directTimes)) {
         direct = false; // the rest of this subblock, and what follows until handBack, are the SequentialReader's
         resumable = true;
       }
@@ -508,7 +508,7 @@ final class PoCacheInputStream extends FSInputStream
       return 0;
     }
     if (n > 0) {
-      long subblock = contiguous.subblockSize();
+      long subblock = contiguous.verdicts().subblockSize();
       if ((pos + n) / subblock != pos / subblock || pos + n == fileLength) {
         contiguous.deliveredElsewhere(); // the end of a subblock, from memory
       }

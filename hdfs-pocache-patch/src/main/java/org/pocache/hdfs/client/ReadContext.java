@@ -57,7 +57,7 @@ final class ReadContext {
   /** Parity pieces of a substripe a proactive read asks for (dfs.pocache.read.parity.pieces); 0: all m. */
   final int parityPieces;
   /** Recent time to read one subblock from a DataNode, shared by the file system's streams. */
-  final SequentialReader.SubblockTimes times;
+  final SubblockTimes times;
   /** The readers' time; {@link Clock#SYSTEM} but in tests. */
   final Clock clock = Clock.SYSTEM;
 
@@ -65,7 +65,7 @@ final class ReadContext {
       StripeLayout layout, ParityAccess parity,
       ExecutorService pool, BufferPool buffers, SlowSources sources, PieceLocations locations,
       long minDeadlineMillis, boolean proactiveAlways, boolean lazy, DirectBlockReads direct, int parityPieces,
-      SequentialReader.SubblockTimes times) {
+      SubblockTimes times) {
     this.data = data;
     this.rebuildData = rebuildData;
     this.descriptor = descriptor;

@@ -167,7 +167,7 @@ public class TestProactiveReads {
 
   @Test
   public void parallelReadsPayOnlyForSeveralBlocksFromSlowDataNodes() {
-    SequentialReader.SubblockTimes times = new SequentialReader.SubblockTimes();
+    SubblockTimes times = new SubblockTimes();
     int sub = 1 << 20;
     long block = 16L << 20;
     assertFalse("nothing timed", DegradedReader.parallelPays(0, 64 << 20, block, sub, times));

@@ -1,0 +1,89 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.pocache.hdfs.client;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Subblocks of blocks a {@link SequentialReader}'s caller has not reached yet, read by
+ * rebuilds of an earlier block: they serve the caller when it gets there, so a block rebuilt
+ * from parity does not cost the other blocks' DataNodes their bytes twice. Pooled arrays of
+ * {@code subblock} bytes, each reserved in the FileSystem's read-ahead budget (shared with
+ * its fetches ahead). Guarded by the reader's lock: every method is called with it held.
+ */
+final class KeptSubblocks {
+  private final BufferPool buffers;
+  private final BlockPrefetch.Budget budget;
+  private final int subblock;
+  private final Map<Long, byte[]> kept = new HashMap<>();
+
+  KeptSubblocks(BufferPool buffers, BlockPrefetch.Budget budget, int subblock) {
+    this.buffers = buffers;
+    this.budget = budget;
+    this.subblock = subblock;
+  }
+
+  boolean holds(long g) {
+    return kept.containsKey(g);
+  }
+
+  /** Subblock g's bytes, now the caller's (pooled; release them), or null if not kept. */
+  byte[] take(long g) {
+    byte[] mine = kept.remove(g);
+    if (mine != null) {
+      budget.release(subblock);
+    }
+    return mine;
+  }
+
+  /** Copies the first {@code n} bytes of subblock g into {@code b}; false if it is not kept. */
+  boolean copy(long g, byte[] b, int n) {
+    byte[] mine = kept.get(g);
+    if (mine == null) {
+      return false;
+    }
+    System.arraycopy(mine, 0, b, 0, n);
+    return true;
+  }
+
+  /** Keeps a copy of subblock g's first {@code n} bytes, if the budget allows. */
+  void offer(long g, byte[] b, int n) {
+    if (kept.containsKey(g) || budget.reserve(subblock, subblock) == 0) {
+      return;
+    }
+    byte[] c = buffers.borrow(subblock);
+    System.arraycopy(b, 0, c, 0, n);
+    kept.put(g, c);
+  }
+
+  /** Drops the subblocks before subblock {@code before}. */
+  void dropBefore(long before) {
+    if (kept.isEmpty()) {
+      return;
+    }
+    Iterator<Map.Entry<Long, byte[]>> it = kept.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Long, byte[]> e = it.next();
+      if (e.getKey() < before) {
+        buffers.release(e.getValue());
+        budget.release(subblock);
+        it.remove();
+      }
+    }
+  }
+}
