@@ -18,9 +18,7 @@ package org.pocache.hdfs.client;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.Collections;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,7 +29,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
@@ -52,7 +49,6 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.util.Progressable;
 import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.ParityStore;
-import org.pocache.cache.RedisParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.coder.CodeParameters;
 import org.pocache.coder.CoderKind;
@@ -135,11 +131,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** The Managers of this file system's nameservice (one per NameNode of an HA pair). */
   private java.util.List<InetSocketAddress> managerAddresses;
   private int managerTimeout;
-  private volatile ParityStore store;
-  private final Object storeLock = new Object();
-  /** Until when a failed Redis connect stands (no new attempt before). */
-  private long storeRetryAt;
-  private final AtomicLong redisConnectFailures = new AtomicLong();
+  /** Redis, reached when parity is first needed. */
+  private RedisConnection redis;
   private ExecutorService pool;
   /** Descriptor lookups, run while HDFS opens the file; the caller runs one itself when all are busy. */
   private ThreadPoolExecutor lookups;
@@ -165,8 +158,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong readSubstripes = new AtomicLong();
   private final AtomicLong decodedSubstripes = new AtomicLong();
   private final AtomicLong parityGets = new AtomicLong();
-  /** Commits, notices and reports started and not yet done (see {@link #finishLater}). */
-  private final AtomicInteger pendingWork = new AtomicInteger();
+  /** Commits, notices and reports started and not yet done. */
+  private PendingWork pendingWork;
   private long readFillMaxBytes;
   private double deadlineFactor;
   private long deadlineMinMillis;
@@ -181,12 +174,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong parallelBlockReads = new AtomicLong();
   /** dfs.pocache.read.parity.pieces: parity pieces per substripe a positional read asks for; 0: all m. */
   private int parityPieces;
-  private long stragglerRefreshMillis;
-  private volatile Set<String> stragglerList = Collections.emptySet();
-  /** Which of {@link #stragglerList} the Manager lists on clients' reads (what readers waited on). */
-  private volatile Set<String> seenSlowByClients = Collections.emptySet();
-  private volatile long stragglersAt;
-  private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
+  private StragglerView stragglerView;
 
   @Override
   public void initialize(URI uri, Configuration conf) throws IOException {
@@ -225,7 +213,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     prefetchBudget = new BlockPrefetch.Budget(Math.min(Runtime.getRuntime().maxMemory() / 8,
         PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_PREFETCH_KEY, PoCacheConfigKeys.READ_PREFETCH_DEFAULT, 0,
             Long.MAX_VALUE)));
-    stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
+    int stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(PoCacheConfig.redisLookup(conf)); // validate the Redis keys now, naming any bad one
     exclusions = CacheExclusions.from(conf);
@@ -233,16 +221,16 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.WRITE_MIN_BLOCKS_DEFAULT, 1, 1 << 20);
     // The Manager's k decides; this one (the same site files) only says when to ask it.
     codeK = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32);
-    slowSources = new SlowSources(this::stragglers, () -> {
-      stragglers(); // refreshes both
-      return seenSlowByClients;
-    });
+    slowSources = new SlowSources(this::stragglers, () -> stragglerView.seenSlowByClients());
     readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
         PoCacheConfigKeys.READ_FILL_MAX_DEFAULT, 0, Long.MAX_VALUE);
     ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
         new LinkedBlockingQueue<Runnable>(), DaemonThreads.numbered("pocache-read"));
     p.allowCoreThreadTimeOut(true);
     pool = p;
+    pendingWork = new PendingWork(p);
+    stragglerView = new StragglerView(stragglerRefreshMillis, p, () -> manager, slowSources::drainObservations);
+    redis = new RedisConnection(conf, fallbacks);
     lookups = new ThreadPoolExecutor(0, LOOKUP_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<Runnable>(),
         DaemonThreads.numbered("pocache-lookup"), new ThreadPoolExecutor.CallerRunsPolicy());
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
@@ -278,7 +266,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           managerUnavailable(e);
           return null;
         }
-        refreshStragglers(manager); // a task's one open should already know the stragglers
+        stragglerView.refresh(manager); // a task's one open should already know the stragglers
       }
       return manager;
     }
@@ -334,7 +322,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Connects to Redis that failed (each stands for dfs.pocache.redis.breaker.open.ms). */
   public long redisConnectFailures() {
-    return redisConnectFailures.get();
+    return redis == null ? 0 : redis.connectFailures();
   }
 
   /** Calls to the Manager it did not answer within the timeout. */
@@ -481,7 +469,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       ParityEncoder.Parts parts = new ParityEncoder.Parts() {
         @Override
         public ParityStore store() throws IOException {
-          ParityStore s = PoCacheFileSystem.this.store();
+          ParityStore s = redis.get();
           if (s == null) {
             throw new IOException("the client cannot reach Redis");
           }
@@ -520,7 +508,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // Everything under an excluded directory is never cached: nothing for the Manager to drop.
     if (deleted && pocacheEnabled && exclusions.excludedBy(path) == null) {
       try {
-        finishLater(() -> {
+        pendingWork.run(() -> {
           try {
             ManagerClient m = manager();
             if (m != null) {
@@ -672,7 +660,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), d.getK())
         : new ContiguousLayout(d.getLength(), d.getBlockSize(), d.getSubblockBytes(), d.getK());
     // Redis and the coder are reached for when parity is first needed, not now (ParityAccess).
-    ParityAccess s = new ParityAccess(this::store, () -> coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
+    ParityAccess s = new ParityAccess(redis::get, () -> coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind))));
     PieceLocations locations = new PieceLocations(in, d.getK(), d.getLayout() == ParityDescriptor.Layout.STRIPED);
     // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
@@ -837,7 +825,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     ParityDescriptor d = fill.getParity();
     long accumulators = d.getLayout() == ParityDescriptor.Layout.STRIPED ? (long) d.getM() * d.getCellSize()
         : (long) d.getM() * d.getBlockSize();
-    ParityStore s = store();
+    ParityStore s = redis.get();
     String why = s == null ? "the reader cannot reach Redis"
         : !madeFor(d, in) ? "the file changed"
         : accumulators > readFillMaxBytes ? "the reader's parity accumulators (" + accumulators + " bytes) exceed "
@@ -858,7 +846,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         ? new ParallelBlockPreads(in, pool, statistics, parallelBlockReads) : in;
     return new PoCacheDataInputStream(in, new FillingInputStream(in, preads, fill.getId(), d,
         new ParityEncoder(d, s, coder, buffers),
-        manager, this::finishLater, readerFillsCommitted));
+        manager, pendingWork::run, readerFillsCommitted));
   }
 
   /**
@@ -866,139 +854,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * every heartbeat interval, so a read never waits for it.
    */
   Set<String> stragglers() {
-    long now = System.currentTimeMillis();
-    if (now - stragglersAt > stragglerRefreshMillis && refreshing.compareAndSet(false, true)) {
-      stragglersAt = now;
-      try {
-        pool.execute(() -> {
-          try {
-            reportReadsSoFar();
-            ManagerClient m = manager;
-            if (m != null) {
-              refreshStragglers(m);
-            }
-          } finally {
-            refreshing.set(false);
-          }
-        });
-      } catch (java.util.concurrent.RejectedExecutionException closed) {
-        refreshing.set(false);
-      }
-    }
-    return stragglerList;
-  }
-
-  private void refreshStragglers(ManagerClient m) {
-    try {
-      org.pocache.manager.protocol.PoCacheManagerProtocol.StragglerList list = m.getStragglers();
-      Set<String> seen = new HashSet<>(list.byClientReads);
-      seen.retainAll(list.dataNodes);
-      seenSlowByClients = seen;
-      Set<String> now = new HashSet<>(list.dataNodes);
-      if (LOG.isDebugEnabled() && !now.equals(stragglerList)) {
-        LOG.debug("The Manager lists {} as stragglers (by clients' reads: {})", now, seen);
-      }
-      stragglerList = now;
-    } catch (IOException | RuntimeException | LinkageError e) {
-      stragglerList = Collections.emptySet(); // no Manager: no known stragglers, deadlines still apply
-      seenSlowByClients = Collections.emptySet();
-    }
-    stragglersAt = System.currentTimeMillis();
-  }
-
-  /**
-   * Sends what this client's reads have seen of their DataNodes so far (those that served
-   * at least a sample's worth, or have a read under way for a second or more) with each
-   * straggler-list refresh, instead of waiting for the streams to close: a MapReduce task
-   * streaming a straggler's block closes its stream only when its split is read, 20 s
-   * later at a tenth of the speed, and until then the Manager would hear nothing of it
-   * from that task. Reports from the tasks reading the straggler's peers at the same
-   * time are what the straggler's pace is judged against. At most one call per refresh
-   * interval, and none when nothing is to be reported.
-   */
-  private void reportReadsSoFar() {
-    ManagerClient m = manager;
-    List<ReadReport.Observation> seen = m == null ? Collections.<ReadReport.Observation>emptyList()
-        : slowSources.drainObservations();
-    if (seen.isEmpty()) {
-      return;
-    }
-    try {
-      m.reportRead(ReadReport.observationsOnly(seen));
-    } catch (IOException | RuntimeException | LinkageError e) {
-      LOG.debug("Observations of reads under way not delivered: {}", e.toString());
-    }
-  }
-
-  /**
-   * The client's Redis connection, made when parity is first needed. A failed connect
-   * is remembered for {@code dfs.pocache.redis.breaker.open.ms}: until then every
-   * caller gets null at once (no parity; reads and writes go on as plain HDFS) instead
-   * of a connect attempt each. Connecting holds a lock of its own, never the
-   * FileSystem's; threads that arrive while another connects wait for its outcome.
-   */
-  private ParityStore store() {
-    ParityStore s = store;
-    if (s != null) {
-      return s;
-    }
-    synchronized (storeLock) {
-      if (store != null) {
-        return store;
-      }
-      long now = System.currentTimeMillis();
-      if (now < storeRetryAt) {
-        fallbacks.incrementAndGet();
-        return null;
-      }
-      RedisSettings settings = RedisSettings.from(PoCacheConfig.redisLookup(conf));
-      try {
-        store = RedisParityStore.connect(settings);
-        if (redisConnectFailures.get() > 0) {
-          LOG.info("POCache reaches Redis at {} again", settings.hosts);
-        }
-        return store;
-      } catch (RuntimeException | LinkageError e) { // whatever the connect throws, HDFS goes on without parity
-        storeRetryAt = System.currentTimeMillis() + settings.breakerOpenMillis;
-        redisConnectFailures.incrementAndGet();
-        fallbacks.incrementAndGet();
-        warnRateLimited("redis", "POCache cannot use Redis ({}); reads and writes use plain HDFS, and the client"
-            + " tries again in {} ms ({}). {}", e.getMessage(), settings.breakerOpenMillis,
-            PoCacheConfigKeys.REDIS_BREAKER_OPEN_KEY, redisAdvice(e));
-        return null;
-      }
-    }
-  }
-
-  /** What an operator should check for a failed Redis connect. */
-  static String redisAdvice(Throwable e) {
-    String m = String.valueOf(e.getMessage());
-    if (m.contains("WRONGPASS") || m.contains("NOAUTH") || m.contains("invalid password")
-        || m.contains("without any password configured") || m.contains("invalid username-password")) {
-      return "Redis refused the credentials: check " + PoCacheConfigKeys.REDIS_PASSWORD_KEY + " (and "
-          + RedisSettings.USER_KEY + " for an ACL user) against the server's requirepass or ACL.";
-    }
-    if (e instanceof LinkageError) {
-      return "A class POCache needs is missing or of another version on this classpath: install the drop-in jar"
-          + " as the README says.";
-    }
-    return "Check that redis-server runs at " + PoCacheConfigKeys.REDIS_HOSTS_KEY + " and is reachable from this"
-        + " host.";
-  }
-
-  private static final long WARN_EVERY_MILLIS = 60_000;
-  private static final Map<String, Long> LAST_WARNING = new ConcurrentHashMap<>();
-
-  /** Logs at WARN at most once a minute per kind in this JVM, else at DEBUG. */
-  static void warnRateLimited(String kind, String format, Object... args) {
-    long now = System.currentTimeMillis();
-    Long last = LAST_WARNING.get(kind);
-    if ((last == null || now - last >= WARN_EVERY_MILLIS)
-        && (last == null ? LAST_WARNING.putIfAbsent(kind, now) == null : LAST_WARNING.replace(kind, last, now))) {
-      LOG.warn(format, args);
-    } else {
-      LOG.debug(format, args);
-    }
+    return stragglerView.listed();
   }
 
   /** Tells the Manager how parity fared, off the caller's thread; failures only cost the report. */
@@ -1017,7 +873,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         : ReadReport.Outcome.PARITY_HIT;
     ReadReport r = new ReadReport(d.getFileId(), d.getGeneration(), outcome, slowSources.drainObservations());
     try {
-      finishLater(() -> {
+      pendingWork.run(() -> {
         try {
           manager.reportRead(r);
         } catch (IOException | RuntimeException | LinkageError e) {
@@ -1026,52 +882,6 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       });
     } catch (java.util.concurrent.RejectedExecutionException closed) {
       // closing
-    }
-  }
-
-  /**
-   * Runs work that must outlive the call that started it (a reader fill's last upload
-   * and commit, a delete notice, a read report) on the pool, off the caller's thread;
-   * {@link #close} waits for it, at most {@value #CLOSE_WAIT_MILLIS} ms, so a client
-   * that exits right away (hdfs dfs -cat, -rm) still gets it done.
-   */
-  private void finishLater(Runnable work) {
-    pendingWork.incrementAndGet();
-    Runnable tracked = () -> {
-      try {
-        work.run();
-      } finally {
-        if (pendingWork.decrementAndGet() == 0) {
-          synchronized (pendingWork) {
-            pendingWork.notifyAll();
-          }
-        }
-      }
-    };
-    try {
-      pool.execute(tracked);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      pendingWork.decrementAndGet();
-      throw e;
-    }
-  }
-
-  private void awaitPendingWork() {
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
-    synchronized (pendingWork) {
-      while (pendingWork.get() > 0) {
-        long left = end - System.nanoTime();
-        if (left <= 0) {
-          LOG.debug("Closing with {} POCache commits or notices unfinished", pendingWork.get());
-          return;
-        }
-        try {
-          pendingWork.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
     }
   }
 
@@ -1099,12 +909,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           + " than " + writeMinBlocks + " blocks), {} reader fills, {} erasure-coded pieces read through HDFS's"
           + " striped stream, {} replicated pieces through its positional read",
           proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
-          staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures.get(),
+          staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures(),
           cachedWrites.get(), abandonedWrites.get(), shortWrites.get(), readerFills.get(), cellFallbacks.get(),
           rangeFallbacks.get());
     }
-    if (pool != null) {
-      awaitPendingWork();
+    if (pendingWork != null) {
+      int left = pendingWork.await(CLOSE_WAIT_MILLIS);
+      if (left > 0) {
+        LOG.debug("Closing with {} POCache commits or notices unfinished", left);
+      }
     }
     try {
       super.close();
@@ -1132,9 +945,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       for (ErasureCoder c : coders.values()) {
         c.close();
       }
-      ParityStore s = store;
-      if (s != null) {
-        s.close();
+      if (redis != null) {
+        redis.close();
       }
     }
   }
