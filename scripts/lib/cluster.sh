@@ -447,6 +447,9 @@ cl_start_java() {
   if [[ -n "$ns" ]]; then
     cmd=(ip netns exec "$ns" "${cmd[@]}")
   fi
+  if ((${CL_NICE:-0} != 0)); then
+    cmd=(nice -n "$CL_NICE" "${cmd[@]}")
+  fi
   HADOOP_CONF_DIR=$conf HADOOP_HOME="$CL_HOME" JAVA_HOME="${JAVA_HOME:-$(cl_java_home)}" \
     setsid "${cmd[@]}" >"$CLUSTER_DIR/logs/$name.out" 2>&1 </dev/null &
   echo $! >"$(cl_pidfile "$name")"
@@ -700,6 +703,18 @@ cl_start_datanode() {
   cl_start_java "datanode$1" "$CLUSTER_DIR/dn$1/conf" 512m "pocache-dn$1" org.apache.hadoop.hdfs.server.datanode.DataNode
 }
 
+# Every thread of a daemon started niced back to niceness 0 (Linux keeps a niceness per thread).
+cl_unnice() { # name
+  ((${CL_NICE:-0} != 0)) || return 0
+  local f pid t
+  f=$(cl_pidfile "$1")
+  [[ -f "$f" ]] || return 0
+  pid=$(cat "$f")
+  for t in /proc/"$pid"/task/*; do
+    renice -n 0 -p "${t##*/}" >/dev/null 2>&1 || true
+  done
+}
+
 # How many NameNodes each DataNode reports to.
 cl_namenodes() { if [[ $(cl_get ha) == on || $CL_FED == on ]]; then echo 2; else echo 1; fi; }
 
@@ -711,8 +726,14 @@ cl_datanode_ipc_up() { cl_hdfs dfsadmin -getDatanodeInfo "$CL_NET.$1.2:9867" >/d
 # <host:ipc> upgrade` (writers whose pipeline includes it wait for it to come back rather
 # than lose it), wait until it is down, start it again, and wait until it has sent its
 # block report to every NameNode. With an event file, each step's time (ms) goes there.
+#
+# POCACHE_RESTART_NICE=N (1-19) runs what a restart starts (the daemon's JVM until it is back,
+# the admin commands) at that niceness: on this one machine they share the readers' cores,
+# where on a cluster they run on machines of their own. The daemon's threads go back to
+# niceness 0 once it is back.
 cl_restart_datanode() { # i, [event file]
   local i=$1 events=${2:-/dev/null} end
+  local CL_NICE=${POCACHE_RESTART_NICE:-0}
   local n
   n=$(cl_get datanodes)
   [[ "$i" =~ ^[0-9]+$ && $i -ge 1 && $i -le ${n:-0} ]] || die "cluster restart datanode: DataNode must be 1-${n:-0}, got '$i'"
@@ -733,6 +754,7 @@ cl_restart_datanode() { # i, [event file]
     sleep 0.2
   done
   echo "$(date +%s%3N) dn $i $CL_NET.$i.2 up" >>"$events"
+  cl_unnice "datanode$i"
   say "cluster: DataNode $i restarted"
 }
 
@@ -740,6 +762,7 @@ cl_restart_datanode() { # i, [event file]
 # Waits until it is back as standby with its Manager listening and out of safe mode.
 cl_restart_namenode() { # nn1|nn2, [event file]
   local id=$1 events=${2:-/dev/null} name port mport end
+  local CL_NICE=${POCACHE_RESTART_NICE:-0}
   [[ $(cl_get ha) == on ]] || die "cluster restart namenode: only an --ha cluster's NameNodes restart under load (the one NameNode is the file system)"
   case "$id" in
     nn1) name=namenode; port=$CL_NN_PORT; mport=$CL_MANAGER_PORT ;;
@@ -764,6 +787,7 @@ cl_restart_namenode() { # nn1|nn2, [event file]
     sleep 1
   done
   echo "$(date +%s%3N) nn $id 127.0.0.1 up" >>"$events"
+  cl_unnice "$name"
   say "cluster: NameNode $id restarted (standby)"
 }
 
@@ -783,7 +807,7 @@ cl_rolling_restart() { # [settle seconds], [event file]
     cl_restart_namenode "$standby" "$events"
     sleep "$settle"
     echo "$(date +%s%3N) failover $active 127.0.0.1 start" >>"$events"
-    cl_failover
+    CL_NICE=${POCACHE_RESTART_NICE:-0} cl_failover
     echo "$(date +%s%3N) failover $active 127.0.0.1 done" >>"$events"
     sleep "$settle"
     cl_restart_namenode "$active" "$events"
@@ -1013,9 +1037,10 @@ cl_cpu_release() {
 # --- clients ---------------------------------------------------------------------
 
 cl_java_tool() { # conf dir, main, args...
-  local conf=$1
+  local conf=$1 nice=()
   shift
-  HADOOP_CONF_DIR=$conf "$JAVA" -Xmx1g --add-opens java.base/java.lang=ALL-UNNAMED \
+  if ((${CL_NICE:-0} != 0)); then nice=(nice -n "$CL_NICE"); fi
+  HADOOP_CONF_DIR=$conf "${nice[@]}" "$JAVA" -Xmx1g --add-opens java.base/java.lang=ALL-UNNAMED \
     -Dhadoop.root.logger="${HADOOP_ROOT_LOGGER:-WARN,console}" -Dhadoop.home.dir="$CL_HOME" "${CL_OPENS[@]}" \
     -cp "$conf:$CL_LIB/*" "$@"
 }

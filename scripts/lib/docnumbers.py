@@ -469,6 +469,8 @@ def gen_rolling(root, name):
         return "| %s | %s |" % (title, " | ".join(f(d["modes"][m]) for m in modes))
     what = "Hadoop %s%s, DataNodes %s" % (d["hadoop"], ", HA pair" if d["ha"] else "",
                                          "unshaped" if d["rate"] == "none" else "at %s MiB/s" % d["rate"])
+    if d.get("restart_nice"):
+        what += ", restarts at nice %d" % d["restart_nice"]
     lines = ["| %s | %s |" % (what, " | ".join(label[m] for m in modes)), "|---" * (len(modes) + 1) + "|",
              row("rolling restarts under load", lambda e: "%d" % e["runs"]),
              row("operations (reads, writes, read-backs)", lambda e: "%d" % e["operations"]),

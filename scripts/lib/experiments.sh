@@ -52,13 +52,15 @@ Usage: pocache experiment <name> [options]     (on a cluster started with `pocac
       straggler (its rate / F, default 10; DataNodes at 8 MiB/s unless --rate); job times,
       failed tasks, outputs compared across modes, and whether the new active NameNode's
       Manager lists the input's parity; JSON in docs/results/cluster/ha.json
-  rolling-restart [--runs N] [--settle S] [--warm W] [--rate MiB/s|none] [--json F]
+  rolling-restart [--runs N] [--settle S] [--warm W] [--rate MiB/s|none] [--restart-nice N] [--json F]
       a rolling restart (cluster restart all: every DataNode in turn, then with --ha the
       standby NameNode, a failover and the other) under a reader and a writer, once
       through stock HDFS and once through POCache per run; W s (default 20) of load
       before and after, S s (default 10) between restarts; failed and wrong operations,
-      and the reads that met the DataNode being restarted against the others; JSON in
-      docs/results/cluster/rolling-restart.json
+      and the reads that met the DataNode being restarted against the others. What a
+      restart starts (the daemon until it is back, the admin commands) runs at niceness N
+      (default 19): on a cluster it has cores of its own, here it shares the readers'
+      (0: at the readers' priority). JSON in docs/results/cluster/rolling-restart.json
   federation [--mib M] [--block-mib B] [--json F]
       on a cluster started with --federation: a file of M MiB (default 64) at the same path
       in both nameservices, other bytes in each, written and read (-cat) through ViewFs with
@@ -1006,10 +1008,11 @@ ex_ha() {
 # every byte checked; summarize.py rolling sorts the reads by whether they met the
 # DataNode being restarted.
 ex_rolling() {
-  local runs=1 settle=10 warm=20 rate="" json="$POCACHE_HOME/docs/results/cluster/rolling-restart.json"
+  local runs=1 settle=10 warm=20 rate="" nice=19 json="$POCACHE_HOME/docs/results/cluster/rolling-restart.json"
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --runs) runs=$2; shift 2 ;;
+      --restart-nice) nice=$2; shift 2 ;;
       --settle) settle=$2; shift 2 ;;
       --warm) warm=$2; shift 2 ;;
       --rate) rate=$2; shift 2 ;;
@@ -1019,6 +1022,10 @@ ex_rolling() {
   done
   [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "experiment rolling-restart: --runs must be a positive integer, got '$runs'"
   [[ "$settle" =~ ^[0-9]+$ && "$warm" =~ ^[0-9]+$ ]] || die "experiment rolling-restart: --settle and --warm are seconds"
+  [[ "$nice" =~ ^[0-9]+$ && $nice -le 19 ]] || die "experiment rolling-restart: --restart-nice must be 0-19, got '$nice'"
+  # What a restart starts (the daemon's JVM until it is back, the admin commands) runs at
+  # this niceness: on a cluster it runs on the restarted node, not on the readers' cores.
+  export POCACHE_RESTART_NICE=$nice
   ex_require_cluster
   [[ $(cl_get pocache) == on ]] || die "experiment rolling-restart: the cluster runs without POCache (cluster up --pocache on)"
   if [[ -n $rate ]]; then

@@ -592,7 +592,9 @@ def rolling(out, rate, settle, hadoop, ha, *specs):
         restarts += [{"mode": mode, "run": int(run), "kind": w[0], "name": w[1], "s": (w[4] - w[3]) / 1000.0}
                      for w in windows]
     result = {"command": "scripts/pocache experiment rolling-restart", "hadoop": hadoop, "ha": ha == "on",
-              "rate": rate, "settle_s": int(settle), "restarts": restarts, "modes": {}}
+              "rate": rate, "settle_s": int(settle),
+              "restart_nice": int(os.environ.get("POCACHE_RESTART_NICE", "0") or 0), "restarts": restarts,
+              "modes": {}}
     for mode, m in modes.items():
         ops = m["ops"]
         reads = [o for o in ops if o["op"] == "read"]
