@@ -703,6 +703,13 @@ cl_start_datanode() {
   cl_start_java "datanode$1" "$CLUSTER_DIR/dn$1/conf" 512m "pocache-dn$1" org.apache.hadoop.hdfs.server.datanode.DataNode
 }
 
+# The niceness a restart starts its daemon and commands at: POCACHE_RESTART_NICE, 0-19 (default 0).
+cl_restart_nice() {
+  local n=${POCACHE_RESTART_NICE:-0}
+  [[ "$n" =~ ^[0-9]+$ && $n -le 19 ]] || die "cluster restart: POCACHE_RESTART_NICE must be 0-19, got '$n'"
+  echo "$n"
+}
+
 # Every thread of a daemon started niced back to niceness 0 (Linux keeps a niceness per thread).
 cl_unnice() { # name
   ((${CL_NICE:-0} != 0)) || return 0
@@ -733,7 +740,8 @@ cl_datanode_ipc_up() { cl_hdfs dfsadmin -getDatanodeInfo "$CL_NET.$1.2:9867" >/d
 # niceness 0 once it is back.
 cl_restart_datanode() { # i, [event file]
   local i=$1 events=${2:-/dev/null} end
-  local CL_NICE=${POCACHE_RESTART_NICE:-0}
+  local CL_NICE
+  CL_NICE=$(cl_restart_nice) || exit 1
   local n
   n=$(cl_get datanodes)
   [[ "$i" =~ ^[0-9]+$ && $i -ge 1 && $i -le ${n:-0} ]] || die "cluster restart datanode: DataNode must be 1-${n:-0}, got '$i'"
@@ -762,7 +770,8 @@ cl_restart_datanode() { # i, [event file]
 # Waits until it is back as standby with its Manager listening and out of safe mode.
 cl_restart_namenode() { # nn1|nn2, [event file]
   local id=$1 events=${2:-/dev/null} name port mport end
-  local CL_NICE=${POCACHE_RESTART_NICE:-0}
+  local CL_NICE
+  CL_NICE=$(cl_restart_nice) || exit 1
   [[ $(cl_get ha) == on ]] || die "cluster restart namenode: only an --ha cluster's NameNodes restart under load (the one NameNode is the file system)"
   case "$id" in
     nn1) name=namenode; port=$CL_NN_PORT; mport=$CL_MANAGER_PORT ;;
@@ -807,7 +816,7 @@ cl_rolling_restart() { # [settle seconds], [event file]
     cl_restart_namenode "$standby" "$events"
     sleep "$settle"
     echo "$(date +%s%3N) failover $active 127.0.0.1 start" >>"$events"
-    CL_NICE=${POCACHE_RESTART_NICE:-0} cl_failover
+    CL_NICE=$(cl_restart_nice) cl_failover
     echo "$(date +%s%3N) failover $active 127.0.0.1 done" >>"$events"
     sleep "$settle"
     cl_restart_namenode "$active" "$events"
