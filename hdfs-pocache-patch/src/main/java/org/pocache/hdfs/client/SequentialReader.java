@@ -735,7 +735,7 @@ final class SequentialReader implements SequentialSource {
     long limit = readAheadLimit();
     for (long x = head; x < head + window; x++) {
       WindowSlot s = slots[(int) (x % window)];
-      if (s.g != x || s.len == 0 || s.complete() || s.skipStream || s.error != null) {
+      if (s.g != x || !s.wantsStream()) {
         continue;
       }
       if (s.start + s.filled >= limit) {
