@@ -203,9 +203,9 @@ final class PoCacheInputStream extends FSInputStream
   /** Returns how many substripes were decoded from parity. */
   private int readParts(List<long[]> covered, long position, byte[] buffer, int offset, int length)
       throws IOException {
-    if (degraded != null && degraded.lazy() && !degraded.parallelPays(position, length)) {
+    if (degraded != null && degraded.plain().lazy() && !degraded.plain().parallelPays(position, length)) {
       // Nothing suspect: HDFS's own read, timed per block; what is left once a block is late is raced.
-      int plain = degraded.readLazy(position, buffer, offset, length);
+      int plain = degraded.plain().readLazy(position, buffer, offset, length);
       if (plain == length) {
         countLazy(covered.size());
         return 0;
@@ -215,7 +215,7 @@ final class PoCacheInputStream extends FSInputStream
         return readRaced(proactive.covered(position + plain, length - plain), position + plain, buffer,
             offset + plain, length - plain);
       }
-    } else if (covered.isEmpty() && degraded.readPlain(position, buffer, offset, length)) {
+    } else if (covered.isEmpty() && degraded.plain().readPlain(position, buffer, offset, length)) {
       return 0; // nothing suspect: HDFS's own read, timed
     }
     return readRaced(covered, position, buffer, offset, length);

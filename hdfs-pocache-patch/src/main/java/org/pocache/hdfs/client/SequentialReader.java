@@ -163,7 +163,7 @@ final class SequentialReader implements SequentialSource {
   /** The caller's whole-block prefetch, if it has one: rebuilds take the other pieces from it. */
   private volatile BlockPrefetch ahead;
   /** Rebuilds' inputs, served from memory and kept for later blocks (see {@link #held}). */
-  private final DegradedReader.Held held = new Held();
+  private final PieceRebuilds.Held held = new Held();
 
   private final Object lock = new Object();
   /** Subblocks of later blocks read by rebuilds; a slot takes its own when it is assigned. @GuardedBy("lock") */
@@ -796,7 +796,7 @@ final class SequentialReader implements SequentialSource {
    * Pieces read from DataNodes for blocks the caller has not reached are kept, as long as
    * the budget allows and the prefetch is not fetching their block anyway.
    */
-  private final class Held implements DegradedReader.Held {
+  private final class Held implements PieceRebuilds.Held {
     @Override
     public boolean copy(long at, byte[] b, int n) {
       long g = at / subblock;

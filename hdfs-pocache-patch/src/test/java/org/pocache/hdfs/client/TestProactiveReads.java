@@ -170,15 +170,15 @@ public class TestProactiveReads {
     SubblockTimes times = new SubblockTimes();
     int sub = 1 << 20;
     long block = 16L << 20;
-    assertFalse("nothing timed", DegradedReader.parallelPays(0, 64 << 20, block, sub, times));
+    assertFalse("nothing timed", LazyPreads.parallelPays(0, 64 << 20, block, sub, times));
     times.learn(1_300_000); // 1 MiB in 1.3 ms: the page cache, the client's CPU decides
-    assertFalse(DegradedReader.parallelPays(0, 64 << 20, block, sub, times));
+    assertFalse(LazyPreads.parallelPays(0, 64 << 20, block, sub, times));
     for (int i = 0; i < 20; i++) {
       times.learn(8_000_000); // 128 MiB/s
     }
-    assertTrue(DegradedReader.parallelPays(0, 64 << 20, block, sub, times));
-    assertTrue("two blocks", DegradedReader.parallelPays(block - 1, 2, block, sub, times));
-    assertFalse("one block", DegradedReader.parallelPays(block, 4 << 20, block, sub, times));
+    assertTrue(LazyPreads.parallelPays(0, 64 << 20, block, sub, times));
+    assertTrue("two blocks", LazyPreads.parallelPays(block - 1, 2, block, sub, times));
+    assertFalse("one block", LazyPreads.parallelPays(block, 4 << 20, block, sub, times));
   }
 
   @Test
