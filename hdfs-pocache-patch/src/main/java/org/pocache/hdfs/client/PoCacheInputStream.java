@@ -61,6 +61,8 @@ final class PoCacheInputStream extends FSInputStream
   private final ProactiveReader proactive;
   /** Null: short positional reads are the HDFS stream's. */
   private final DegradedReader degraded;
+  /** Positional reads that are more than HDFS's own: proactive, lazy, raced. */
+  private final PositionalReads positional;
   private final long fileLength;
   private final long blockSize;
   /**
@@ -122,13 +124,14 @@ final class PoCacheInputStream extends FSInputStream
       FileSystem.Statistics stats, ProactiveReader.Outcome outcome, Consumer<ProactiveReader.Outcome> onClose,
       Warnings warnings, SequentialReader.Opener failFast, StripedReadAhead.Watch striped) {
     this.in = in;
+    this.positional = new PositionalReads(proactive, degraded, uncounted, outcome);
     this.failFast = failFast;
     this.proactive = proactive;
     this.degraded = degraded;
     this.contiguous = sequential;
     this.sequential = sequential != null ? sequential
         : striped == null ? null
-        : new StripedReadAhead(this::readUncounted, in, n -> {
+        : new StripedReadAhead(positional::readUncounted, in, n -> {
           if (stats != null) {
             stats.incrementBytesRead(-n);
           }
@@ -170,21 +173,6 @@ final class PoCacheInputStream extends FSInputStream
     }
   }
 
-  /**
-   * A whole-range read for the {@link StripedReadAhead}, on any thread: the covered
-   * substripes through the {@link ProactiveReader}, the rest HDFS's positional read; counts
-   * nothing in FileSystem statistics (the caller's read counts what it returns). Returns how
-   * many substripes were decoded from parity.
-   */
-  int readUncounted(long position, byte[] buffer, int offset, int length) throws IOException {
-    List<long[]> covered = proactive.covered(position, length);
-    if (covered.isEmpty() && degraded == null) {
-      uncounted.readFully(position, buffer, offset, length);
-      return 0;
-    }
-    return readParts(covered, position, buffer, offset, length);
-  }
-
   private void readFullyWithParity(long position, byte[] buffer, int offset, int length) throws IOException {
     if (buffer == null || length <= 0 || offset < 0 || length > buffer.length - offset || position < 0
         || position + length > fileLength) {
@@ -196,86 +184,8 @@ final class PoCacheInputStream extends FSInputStream
       preads.readFully(position, buffer, offset, length);
       return;
     }
-    readParts(covered, position, buffer, offset, length);
+    positional.readParts(covered, position, buffer, offset, length);
     counted(length);
-  }
-
-  /** Returns how many substripes were decoded from parity. */
-  private int readParts(List<long[]> covered, long position, byte[] buffer, int offset, int length)
-      throws IOException {
-    if (degraded != null && degraded.plain().lazy() && !degraded.plain().parallelPays(position, length)) {
-      // Nothing suspect: HDFS's own read, timed per block; what is left once a block is late is raced.
-      int plain = degraded.plain().readLazy(position, buffer, offset, length);
-      if (plain == length) {
-        countLazy(covered.size());
-        return 0;
-      }
-      if (plain > 0) {
-        countLazy(proactive.covered(position, plain).size());
-        return readRaced(proactive.covered(position + plain, length - plain), position + plain, buffer,
-            offset + plain, length - plain);
-      }
-    } else if (covered.isEmpty() && degraded.plain().readPlain(position, buffer, offset, length)) {
-      return 0; // nothing suspect: HDFS's own read, timed
-    }
-    return readRaced(covered, position, buffer, offset, length);
-  }
-
-  /**
-   * Counts substripes a lazy read covered as the proactive reader counts its own, so the
-   * stream's read report (what the Manager's cache algorithm sees of this file's reads, and
-   * this client's timings) goes out.
-   */
-  private void countLazy(int substripes) {
-    if (substripes > 0) {
-      ProactiveReader.Outcome lazyRead = new ProactiveReader.Outcome();
-      lazyRead.substripes = substripes;
-      lazyRead.lazy = substripes;
-      outcome.add(lazyRead);
-    }
-  }
-
-  /**
-   * The covered substripes through the {@link ProactiveReader}, the rest of the range
-   * subblock by subblock, raced by rebuilds where the stripe is cached; returns how many
-   * substripes were decoded from parity.
-   */
-  private int readRaced(List<long[]> covered, long position, byte[] buffer, int offset, int length)
-      throws IOException {
-    // Parts of subblocks outside the covered substripes: degraded reads of a cached
-    // stripe of a replicated file (raced by a rebuild when late), else plain preads.
-    java.util.Set<Long> whole = new java.util.HashSet<>();
-    for (long[] ss : covered) {
-      whole.add(ss[0] << 32 | ss[1]);
-    }
-    ProactiveReader.Outcome mine = new ProactiveReader.Outcome();
-    try {
-      IOException[] failure = {null};
-      proactive.layout().forEachPiece(position, length, (at, fileOffset, len) -> {
-        if (failure[0] == null && !whole.contains(at.stripe << 32 | at.substripe)) {
-          int into = offset + (int) (fileOffset - position);
-          try {
-            if (degraded != null && proactive.isCached(at.stripe)) {
-              degraded.readRange(at.stripe, at.substripe, at.dataIndex, at.offset, len, buffer, into, mine);
-              mine.substripes++;
-            } else {
-              uncounted.readFully(fileOffset, buffer, into, len);
-            }
-          } catch (IOException e) {
-            failure[0] = e;
-          }
-        }
-      });
-      if (failure[0] != null) {
-        throw failure[0];
-      }
-      if (!covered.isEmpty()) {
-        proactive.read(covered, position, buffer, offset, mine);
-      }
-    } finally {
-      outcome.add(mine); // concurrent preads on one stream each keep their own, merged here
-    }
-    return mine.decoded;
   }
 
   @Override
