@@ -152,9 +152,12 @@ def summarize(rows_file, storage_file, out, work, *meta):
     states = sorted({r["straggler"] for r in runs if r["straggler"] != "none"})
 
     def goal(what, value, limit, applies=True, why=None):
+        # No value: a layout or mode the goal needs has no runs in this JSON.
         g = {"goal": what, "value": value, "limit": limit,
              "met": None if value is None or not applies else value <= limit}
-        if not applies:
+        if value is None:
+            g["not_measured"] = True
+        elif not applies:
             g["not_applicable"] = why
         goals.append(g)
 
@@ -163,10 +166,11 @@ def summarize(rows_file, storage_file, out, work, *meta):
             for layout, limit in (("rs-6-3", 0.6), ("rep1", 0.8)):
                 best, which = best_stock(layout, job, state)
                 p = median(layout, job, state, "pocache")
-                stock_slow = (median(layout, job, state, "stock") or 0) / (median(layout, job, "none", "stock") or 1e18)
+                slow, calm = median(layout, job, state, "stock"), median(layout, job, "none", "stock")
+                stock_slow = slow / calm if slow and calm else None
                 goal("%s, %s straggler, %s: POCache / best stock mode (%s)" % (job, state, layout, which),
-                     p / best if p and best else None, limit, stock_slow >= 1.5,
-                     "the straggler cost stock %.2fx here, less than 1.5x" % stock_slow)
+                     p / best if p and best and stock_slow else None, limit, (stock_slow or 0) >= 1.5,
+                     "the straggler cost stock %.2fx here, less than 1.5x" % (stock_slow or 0))
             best, which = best_stock("rep3", job, state)
             p = median("rep1", job, state, "pocache")
             goal("%s, %s straggler: POCache on rep1 / best stock mode on rep3 (%s)" % (job, state, which),
@@ -202,9 +206,9 @@ def summarize(rows_file, storage_file, out, work, *meta):
     for line in table(result):
         print(line)
     met = [g for g in goals if g["met"] is not None]
-    print("alternatives: outputs identical: %s; goals met: %d of %d (%d not applicable); JSON in %s" % (
+    print("alternatives: outputs identical: %s; goals met: %d of %d (%d not applicable, %d not measured); JSON in %s" % (
         result["outputs_identical"], sum(1 for g in met if g["met"]), len(met),
-        sum(1 for g in goals if "not_applicable" in g), out))
+        sum(1 for g in goals if "not_applicable" in g), sum(1 for g in goals if "not_measured" in g), out))
 
 
 def table(d):

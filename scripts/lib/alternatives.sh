@@ -357,6 +357,9 @@ ex_alternatives() {
       "repeats=$repeats" || die "experiment alternatives: --keep: $json was made with other settings (above)"
   fi
   stale && build
+  # The commit the runs measure: the one built now, whatever is committed while they run.
+  local commit
+  commit=$(git -C "$POCACHE_HOME" rev-parse --short HEAD 2>/dev/null || echo unknown)
   cl_use_hadoop "$line"
   [[ ,$ALT_JOBS, == *,sql-* ]] && alt_spark_setup "$line"
   local work="$CLUSTER_DIR/results/alternatives" rows="$CLUSTER_DIR/results/alternatives.rows"
@@ -426,7 +429,7 @@ ex_alternatives() {
   python3 "$POCACHE_HOME/scripts/lib/alternatives.py" summarize "$rows" "$work/storage" "$json" "$work" \
     "hadoop=$HADOOP_VERSION" "rate=$rate" "factor=$factor" "cpu_factor=$cpu_factor" "input_mib=$input" \
     "block_mib=$block" "dfsio_files=$files" "repeats=$repeats" "datanodes=$(cl_get datanodes)" \
-    "commit=$(git -C "$POCACHE_HOME" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    "commit=$commit" \
     ${keep:+"keep=$json"}
   "$JAVA" -cp "$POCACHE_HOME/experiments/target/classes:$(cat "$POCACHE_HOME/experiments/target/classpath.txt")" \
     org.pocache.experiments.cluster.AlternativesChart "$plot" "$json"

@@ -557,8 +557,10 @@ def gen_alternatives(root, name):
     met = [g for g in d["goals"] if g["met"] is not None]
     lines.append("Outputs identical across modes: %s. Goals met: %d of %d%s." % (
         "yes" if d["outputs_identical"] else "NO", sum(1 for g in met if g["met"]), len(met),
-        "; %d not applicable (the straggler cost stock less than 1.5x)" % sum(1 for g in d["goals"] if "not_applicable" in g)
-        if any("not_applicable" in g for g in d["goals"]) else ""))
+        ("; %d not applicable (the straggler cost stock less than 1.5x)" % sum(1 for g in d["goals"] if "not_applicable" in g)
+         if any("not_applicable" in g for g in d["goals"]) else "")
+        + ("; %d not measured (no runs of a layout or mode they compare)" % sum(1 for g in d["goals"] if "not_measured" in g)
+           if any("not_measured" in g for g in d["goals"]) else "")))
     return lines
 
 
