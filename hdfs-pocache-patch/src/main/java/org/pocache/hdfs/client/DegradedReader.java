@@ -21,12 +21,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.slf4j.Logger;
@@ -48,40 +46,30 @@ import org.slf4j.LoggerFactory;
  */
 final class DegradedReader {
   private static final Logger LOG = LoggerFactory.getLogger(DegradedReader.class);
-  private final PositionedReadable data;
-  /** The data for a rebuild's reads of the other pieces (see {@link ReadContext#rebuildData}). */
-  private final PositionedReadable rebuildData;
+  /** What the file's readers share: its data, parity, layout, pools and what is known of slow DataNodes. */
+  private final ReadContext ctx;
   private final ParityDescriptor d;
   private final StripeLayout layout;
   /** Rebuilds of a subblock from the other pieces and the parity. */
   private final PieceRebuilds rebuilds;
-  private final ExecutorService pool;
-  private final BufferPool buffers;
-  private final SlowSources sources;
-  private final PieceLocations locations;
   /** When a direct read of a subblock is late, from this stream's recent direct reads. */
   private final PreadDeadlines deadlines;
   /** HDFS's own positional reads while nothing is suspect, timed against the same deadlines. */
   private final LazyPreads plain;
 
   DegradedReader(ReadContext ctx, double deadlineFactor) {
-    this.data = ctx.data;
-    this.rebuildData = ctx.rebuildData;
+    this.ctx = ctx;
     this.d = ctx.descriptor;
     this.layout = ctx.layout;
     this.rebuilds = new PieceRebuilds(ctx);
-    this.pool = ctx.pool;
-    this.buffers = ctx.buffers;
-    this.sources = ctx.sources;
-    this.locations = ctx.locations;
     this.deadlines = new PreadDeadlines(deadlineFactor, ctx.minDeadlineMillis);
     this.plain = new LazyPreads(ctx, deadlines);
   }
 
   /** Closes what the rebuilds read through, if it is a stream of its own; the stream's close calls it. */
   void close() throws IOException {
-    if (rebuildData != data && rebuildData instanceof java.io.Closeable) {
-      ((java.io.Closeable) rebuildData).close();
+    if (ctx.rebuildData != ctx.data && ctx.rebuildData instanceof java.io.Closeable) {
+      ((java.io.Closeable) ctx.rebuildData).close();
     }
   }
 
@@ -146,7 +134,7 @@ final class DegradedReader {
     final int pieceBytes;
     final List<String> where;
     /** The direct read's array: a read that lost the race keeps writing into it after the caller moved on. */
-    final Leases leases = new Leases(buffers);
+    final Leases leases = new Leases(ctx.buffers);
     /** The direct read: its bytes, or its error (null: not started). */
     private CompletableFuture<byte[]> direct;
     /** The rebuild, until its array is taken (null: not started, or taken). */
@@ -161,18 +149,18 @@ final class DegradedReader {
       this.part = count < n;
       this.at = layout.fileOffset(s, j, i, 0);
       this.pieceBytes = Math.max(layout.parityLength(s, j), layout.subblockSize());
-      this.where = locations.of(s, i);
+      this.where = ctx.locations.of(s, i);
     }
 
     void run(byte[] dst, int dstOff, ProactiveReader.Outcome outcome) throws IOException, InterruptedException {
       long t0 = System.nanoTime();
       try {
-        if (!onStraggler(s, i) && (sources.backlog() == 0 || !sources.backlogged(where))) {
+        if (!onStraggler(s, i) && (ctx.sources.backlog() == 0 || !ctx.sources.backlogged(where))) {
           startDirect();
           try {
             byte[] b = direct.get(deadlines.raceAfter(part), TimeUnit.NANOSECONDS);
             deadlines.learn(part, System.nanoTime() - t0);
-            sources.onTime(where);
+            ctx.sources.onTime(where);
             System.arraycopy(b, 0, dst, dstOff, count);
             return;
           } catch (TimeoutException late) {
@@ -201,7 +189,7 @@ final class DegradedReader {
             if (b != null) {
               outcome.decoded++;
               System.arraycopy(b, from, dst, dstOff, count);
-              buffers.release(b);
+              ctx.buffers.release(b);
               abandonDirect();
               return;
             }
@@ -215,7 +203,7 @@ final class DegradedReader {
         }
       } finally {
         if (rebuilt != null) { // lost the race, or the caller was interrupted: its array goes back when it ends
-          rebuilt.thenAccept(b -> buffers.release(b));
+          rebuilt.thenAccept(b -> ctx.buffers.release(b));
         }
       }
     }
@@ -225,11 +213,11 @@ final class DegradedReader {
       CompletableFuture<byte[]> f = new CompletableFuture<>();
       direct = f;
       try {
-        pool.execute(() -> {
+        ctx.pool.execute(() -> {
           try {
             long started = System.nanoTime();
-            PieceRebuilds.readCounted(sources, data, at + from, b, count, where);
-            sources.observed(where, count, System.nanoTime() - started);
+            PieceRebuilds.readCounted(ctx.sources, ctx.data, at + from, b, count, where);
+            ctx.sources.observed(where, count, System.nanoTime() - started);
             f.complete(b);
           } catch (IOException | RuntimeException | LinkageError e) {
             f.completeExceptionally(e);
@@ -246,7 +234,7 @@ final class DegradedReader {
     /** The rebuild answered while the direct read still runs: it joins its DataNode's backlog until it ends. */
     private void abandonDirect() {
       if (direct != null && !direct.isDone()) {
-        Runnable backlog = sources.abandoned(where);
+        Runnable backlog = ctx.sources.abandoned(where);
         if (backlog != null) {
           direct.whenComplete((b, e) -> backlog.run());
         }
@@ -284,7 +272,7 @@ final class DegradedReader {
   /** Whether every DataNode holding data piece (s, i) is listed, on clients' reads of it. */
   boolean seenSlowByClients(long s, int i) {
     // Nothing listed (the common case): the piece's DataNodes need not be located.
-    return !sources.listed().isEmpty() && sources.seenSlowByClients(locations.of(s, i));
+    return !ctx.sources.listed().isEmpty() && ctx.sources.seenSlowByClients(ctx.locations.of(s, i));
   }
 
   /**
@@ -294,14 +282,14 @@ final class DegradedReader {
    * DataNode.
    */
   boolean sameDataNodes(long s, int i, int other) {
-    List<String> slow = locations.of(s, i);
-    List<String> input = locations.of(s, other);
+    List<String> slow = ctx.locations.of(s, i);
+    List<String> input = ctx.locations.of(s, other);
     return !slow.isEmpty() && !input.isEmpty() && slow.containsAll(input);
   }
 
   /** Whether any DataNode is suspect for this client (listed, late in its reads, or backlogged). */
   boolean anySuspect() {
-    return sources.judging();
+    return ctx.sources.judging();
   }
 
   /**
@@ -309,7 +297,7 @@ final class DegradedReader {
    * listed, or were late for this client (see {@link SlowSources#skip}).
    */
   boolean leaveToParity(long s, int i) {
-    return sources.skip(locations.of(s, i));
+    return ctx.sources.skip(ctx.locations.of(s, i));
   }
 
   /**
@@ -319,20 +307,20 @@ final class DegradedReader {
    */
   CompletableFuture<byte[]> readRange(long at, int n) {
     CompletableFuture<byte[]> result = new CompletableFuture<>();
-    byte[] b = buffers.borrow(Math.max(n, layout.subblockSize()));
+    byte[] b = ctx.buffers.borrow(Math.max(n, layout.subblockSize()));
     try {
-      pool.execute(() -> {
+      ctx.pool.execute(() -> {
         try {
-          rebuildData.readFully(at, b, 0, n); // what else could serve it is the rebuild it races
+          ctx.rebuildData.readFully(at, b, 0, n); // what else could serve it is the rebuild it races
           result.complete(b);
         } catch (IOException | RuntimeException | LinkageError e) {
-          buffers.release(b);
+          ctx.buffers.release(b);
           result.complete(null);
           LOG.debug("reading [{}, +{}) to race a late rebuild failed", at, n, e);
         }
       });
     } catch (RejectedExecutionException closed) {
-      buffers.release(b);
+      ctx.buffers.release(b);
       result.complete(null);
     }
     return result;
@@ -349,19 +337,19 @@ final class DegradedReader {
    * {@link SlowSources#served(List, boolean, boolean)}).
    */
   void streamed(long s, int i, long bytes, long nanos, boolean late, boolean beatRebuild) {
-    List<String> where = locations.of(s, i);
+    List<String> where = ctx.locations.of(s, i);
     if (bytes > 0) {
-      sources.observed(where, bytes, nanos);
+      ctx.sources.observed(where, bytes, nanos);
     }
-    sources.served(where, late, beatRebuild);
+    ctx.sources.served(where, late, beatRebuild);
   }
 
   private boolean onStraggler(long s, int i) {
-    Set<String> slow = sources.listed();
+    Set<String> slow = ctx.sources.listed();
     if (slow.isEmpty()) {
       return false;
     }
-    List<String> where = locations.of(s, i);
+    List<String> where = ctx.locations.of(s, i);
     if (where.isEmpty()) {
       return false;
     }

@@ -18,7 +18,6 @@ package org.pocache.hdfs.client;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
-import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.SubblockAddress;
 import org.slf4j.Logger;
@@ -37,32 +36,20 @@ final class LazyPreads {
    * that reading a range's blocks at once pays for the pool's threads and copies.
    */
   static final double PARALLEL_BELOW_BYTES_PER_S = 256.0 * (1 << 20);
-  private final PositionedReadable data;
+  /** What the file's readers share: its data, layout, pools and what is known of slow DataNodes. */
+  private final ReadContext ctx;
   private final StripeLayout layout;
-  private final SlowSources sources;
-  private final PieceLocations locations;
   private final PreadDeadlines deadlines;
-  /** Straight reads of ranges of blocks (null: HDFS's positional reads), for {@link #readLazy}. */
-  private final DirectBlockReads direct;
-  /** Recent time to read one subblock from a DataNode, shared by the file system's streams. */
-  private final SubblockTimes times;
-  /** dfs.pocache.read.proactive lazy: positional reads are {@link #readLazy} while nothing is suspect. */
-  private final boolean lazy;
 
   LazyPreads(ReadContext ctx, PreadDeadlines deadlines) {
-    this.data = ctx.data;
+    this.ctx = ctx;
     this.layout = ctx.layout;
-    this.sources = ctx.sources;
-    this.locations = ctx.locations;
     this.deadlines = deadlines;
-    this.direct = ctx.direct;
-    this.times = ctx.times;
-    this.lazy = ctx.lazy;
   }
 
-  /** Whether positional reads are {@link #readLazy} while nothing is suspect. */
+  /** Whether positional reads are {@link #readLazy} while nothing is suspect (dfs.pocache.read.proactive lazy). */
   boolean lazy() {
-    return lazy;
+    return ctx.lazy;
   }
 
   /**
@@ -74,17 +61,17 @@ final class LazyPreads {
    * DataNode is suspect: the range is then read subblock by subblock, raced.
    */
   boolean readPlain(long position, byte[] dst, int dstOff, int len) throws IOException {
-    if (sources.judging()) {
+    if (ctx.sources.judging()) {
       return false;
     }
     SubblockAddress first = layout.locate(position);
     SubblockAddress last = layout.locate(position + len - 1);
     boolean oneBlock = first.stripe == last.stripe && first.dataIndex == last.dataIndex;
-    List<String> where = oneBlock ? locations.of(first.stripe, first.dataIndex) : Collections.emptyList();
-    Runnable inFlight = oneBlock ? sources.reading(where, len) : null;
+    List<String> where = oneBlock ? ctx.locations.of(first.stripe, first.dataIndex) : Collections.emptyList();
+    Runnable inFlight = oneBlock ? ctx.sources.reading(where, len) : null;
     long t0 = System.nanoTime();
     try {
-      data.readFully(position, dst, dstOff, len);
+      ctx.data.readFully(position, dst, dstOff, len);
     } finally {
       if (inFlight != null) {
         inFlight.run();
@@ -95,9 +82,9 @@ final class LazyPreads {
       int subblock = layout.subblockSize();
       int subblocks = (len + subblock - 1) / subblock;
       boolean part = len < subblock;
-      sources.observed(where, len, took);
+      ctx.sources.observed(where, len, took);
       if (took > deadlines.raceAfter(part) * subblocks) {
-        sources.served(where, true);
+        ctx.sources.served(where, true);
       } else {
         deadlines.learn(part, took / subblocks);
       }
@@ -120,26 +107,26 @@ final class LazyPreads {
     long blockSize = layout.blockSize();
     int subblock = layout.subblockSize();
     int done = 0;
-    while (done < len && !sources.judging()) {
+    while (done < len && !ctx.sources.judging()) {
       long at = position + done;
       int n = (int) Math.min(len - done, (at / blockSize + 1) * blockSize - at);
       SubblockAddress a = layout.locate(at);
-      List<String> where = locations.of(a.stripe, a.dataIndex);
+      List<String> where = ctx.locations.of(a.stripe, a.dataIndex);
       boolean part = n < subblock;
       LazyWatch watch = new LazyWatch(deadlines.perSubblock(part), deadlines.floor(), subblock);
-      Runnable inFlight = sources.reading(where, n);
+      Runnable inFlight = ctx.sources.reading(where, n);
       boolean whole = false;
       try {
-        if (direct != null) {
-          direct.readRange(at, dst, dstOff + done, n, watch);
+        if (ctx.direct != null) {
+          ctx.direct.readRange(at, dst, dstOff + done, n, watch);
         } else {
-          data.readFully(at, dst, dstOff + done, n);
+          ctx.data.readFully(at, dst, dstOff + done, n);
         }
         whole = true;
       } catch (DirectBlockReads.Stopped e) {
         // late: the rest of the range is read raced
       } catch (IOException e) {
-        if (direct == null) {
+        if (ctx.direct == null) {
           throw e; // HDFS's own read failed, after its retries: its error is the caller's
         }
         LOG.debug("a lazy positional read of {} bytes at {} failed on {}; the rest is read raced", n, at, where, e);
@@ -150,19 +137,19 @@ final class LazyPreads {
       }
       long took = System.nanoTime() - watch.began;
       if (!whole) {
-        sources.observed(where, Math.max(watch.in, 1), took);
-        sources.served(where, true);
+        ctx.sources.observed(where, Math.max(watch.in, 1), took);
+        ctx.sources.served(where, true);
         return done + watch.in;
       }
       done += n;
       int subblocks = (n + subblock - 1) / subblock;
-      sources.observed(where, n, took);
+      ctx.sources.observed(where, n, took);
       if (took > watch.limit(n)) {
-        sources.served(where, true);
+        ctx.sources.served(where, true);
       } else {
         deadlines.learn(part, took / subblocks);
         if (!part) {
-          times.learn(took / subblocks);
+          ctx.times.learn(took / subblocks);
         }
       }
     }
@@ -178,7 +165,7 @@ final class LazyPreads {
    * they take the time of all, as stock HDFS's positional read does.
    */
   boolean parallelPays(long position, int length) {
-    return parallelPays(position, length, layout.blockSize(), layout.subblockSize(), times);
+    return parallelPays(position, length, layout.blockSize(), layout.subblockSize(), ctx.times);
   }
 
   /** {@link #parallelPays(long, int)} for blocks and subblocks of these sizes and these subblock times. */

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,7 +27,6 @@ import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.CorruptParityException;
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityKey;
-import org.pocache.cache.ParitySeal;
 import org.pocache.cache.ParityStoreException;
 import org.pocache.cache.ParityValue;
 import org.pocache.coder.layout.StripeLayout;
@@ -60,27 +58,15 @@ final class PieceRebuilds {
     void offer(long at, byte[] b, int n);
   }
 
-  /** The data the other pieces are read from (see {@link ReadContext#rebuildData}). */
-  private final PositionedReadable data;
+  /** What the file's readers share: its data, parity, layout, pools and what is known of slow DataNodes. */
+  private final ReadContext ctx;
   private final ParityDescriptor d;
-  private final ParitySeal seal;
   private final StripeLayout layout;
-  private final ParityAccess access;
-  private final ExecutorService pool;
-  private final BufferPool buffers;
-  private final SlowSources sources;
-  private final PieceLocations locations;
 
   PieceRebuilds(ReadContext ctx) {
-    this.data = ctx.rebuildData;
+    this.ctx = ctx;
     this.d = ctx.descriptor;
-    this.seal = ctx.seal;
     this.layout = ctx.layout;
-    this.access = ctx.parity;
-    this.pool = ctx.pool;
-    this.buffers = ctx.buffers;
-    this.sources = ctx.sources;
-    this.locations = ctx.locations;
   }
 
   /**
@@ -110,7 +96,7 @@ final class PieceRebuilds {
         continue;
       }
       int nx = layout.storedLength(s, j, x);
-      byte[] b = buffers.borrow(pieceBytes);
+      byte[] b = ctx.buffers.borrow(pieceBytes);
       Arrays.fill(b, nx, len, (byte) 0); // virtual zeros past the stored bytes
       pieces[x] = b;
       if (nx > 0) {
@@ -129,8 +115,8 @@ final class PieceRebuilds {
         reads.add(() -> {
           try {
             long started = System.nanoTime();
-            readCounted(sources, data, ax, b, nx, locations.of(s, tag));
-            sources.observed(locations.of(s, tag), nx, System.nanoTime() - started);
+            readCounted(ctx.sources, ctx.rebuildData, ax, b, nx, ctx.locations.of(s, tag));
+            ctx.sources.observed(ctx.locations.of(s, tag), nx, System.nanoTime() - started);
             synchronized (outcome) {
               outcome.rebuildInputBytes += nx;
             }
@@ -152,9 +138,9 @@ final class PieceRebuilds {
       try {
         List<ParityKey> keys = new ArrayList<>(m);
         for (int p = 0; p < m; p++) {
-          keys.add(access.store().key(d.getKeyPrefix(), seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
+          keys.add(ctx.parity.store().key(d.getKeyPrefix(), ctx.seal, d.getFileId(), d.getGeneration(), (int) s, j, p));
         }
-        parity[0] = access.store().getAll(keys);
+        parity[0] = ctx.parity.store().getAll(keys);
       } catch (ParityStoreException | RuntimeException | LinkageError e) {
         failed.set(true);
         if (e.getCause() instanceof CorruptParityException) {
@@ -187,14 +173,14 @@ final class PieceRebuilds {
         out = null;
       } finally {
         for (int x = 0; x < k + m; x++) {
-          buffers.release(pieces[x]);
+          ctx.buffers.release(pieces[x]);
         }
         result.complete(out);
       }
     };
     for (Runnable r : reads) {
       try {
-        pool.execute(() -> {
+        ctx.pool.execute(() -> {
           try {
             r.run();
           } finally {
@@ -221,19 +207,19 @@ final class PieceRebuilds {
       if (parity == null || parity[p] == null || parity[p].payloadLength() != len) {
         return null;
       }
-      byte[] b = buffers.borrow(pieceBytes);
+      byte[] b = ctx.buffers.borrow(pieceBytes);
       parity[p].copyPayloadTo(b, 0);
       pieces[k + p] = b;
     }
-    byte[][] out = {buffers.borrow(pieceBytes)};
+    byte[][] out = {ctx.buffers.borrow(pieceBytes)};
     try {
-      access.coder().decode(pieces, 0, new int[] {i}, out, 0, len);
+      ctx.parity.coder().decode(pieces, 0, new int[] {i}, out, 0, len);
     } catch (RuntimeException | LinkageError e) {
-      buffers.release(out[0]);
+      ctx.buffers.release(out[0]);
       return null;
     }
     if (Crc32c.of(out[0], 0, n) != parity[0].dataCrc(i)) {
-      buffers.release(out[0]);
+      ctx.buffers.release(out[0]);
       return null; // never return bytes HDFS would not have returned
     }
     return out[0];

@@ -25,8 +25,6 @@ import java.util.concurrent.TimeUnit;
  * so the rules are tested without a cluster or a clock.
  */
 final class PreadDeadlines {
-  /** A mean's weight for each new time. */
-  private static final double WEIGHT = 0.2;
   private final double factor;
   private final long floorNanos;
   /** Exponentially weighted mean of whole-subblock direct read times, nanoseconds (0: none yet). */
@@ -63,11 +61,9 @@ final class PreadDeadlines {
   /** A direct read of a subblock ({@code part}: of part of one) arrived in time, after {@code nanos}. */
   void learn(boolean part, long nanos) {
     if (part) {
-      double m = meanPartNanos;
-      meanPartNanos = m == 0 ? nanos : (1 - WEIGHT) * m + WEIGHT * nanos;
+      meanPartNanos = SubblockTimes.nextMean(meanPartNanos, nanos);
     } else {
-      double m = meanNanos;
-      meanNanos = m == 0 ? nanos : (1 - WEIGHT) * m + WEIGHT * nanos;
+      meanNanos = SubblockTimes.nextMean(meanNanos, nanos);
     }
   }
 }

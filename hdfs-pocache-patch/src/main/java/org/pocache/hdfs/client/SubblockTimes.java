@@ -47,7 +47,11 @@ final class SubblockTimes {
 
   /** A subblock was streamed whole in {@code nanos}. */
   void learn(long nanos) {
-    double m = meanNanos;
-    meanNanos = m == 0 ? nanos : 0.8 * m + 0.2 * nanos;
+    meanNanos = nextMean(meanNanos, nanos);
+  }
+
+  /** A recent mean of read times (0: none yet) after one more, {@code nanos}: a fifth of its weight goes to it. */
+  static double nextMean(double mean, long nanos) {
+    return mean == 0 ? nanos : 0.8 * mean + 0.2 * nanos;
   }
 }
