@@ -120,7 +120,9 @@ public final class PoCacheAdmin extends Configured implements Tool {
             .append(a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString()).append(':')
             .append(a.getPort());
       }
-      System.err.println("pocache admin " + cmd + ": " + msg + " (Manager at " + where + ")");
+      String other = ManagerClient.notTheManager(e);
+      System.err.println("pocache admin " + cmd + ": " + msg + " (Manager at " + where + ")"
+          + (other == null ? "" : ". " + other));
       return 1;
     } finally {
       m.close();

@@ -18,7 +18,6 @@ package org.pocache.hdfs.lines;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.EnumSet;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
@@ -34,6 +33,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.util.ToolRunner;
 import org.pocache.hdfs.client.PoCacheFileSystem;
 import org.pocache.hdfs.tools.PoCacheAdmin;
+import org.pocache.testkit.FreePorts;
 import org.pocache.testkit.hdfs.DataNodeThrottle;
 import org.pocache.testkit.hdfs.StragglerDatasetFactory;
 
@@ -67,10 +67,9 @@ public final class LineCheck {
       System.err.println("Usage: LineCheck <redis host:port> <work dir> [<shaded client lib dir> <drop-in jar>]");
       System.exit(2);
     }
-    int managerPort;
-    try (ServerSocket s = new ServerSocket(0)) {
-      managerPort = s.getLocalPort();
-    }
+    // Not a port-0 bind released again: MiniDFSCluster's own port-0 binds may take it
+    // before the Manager does (a CI run found an HTTP server answering at the Manager's port).
+    int managerPort = FreePorts.pick();
     Configuration conf = new HdfsConfiguration();
     conf.set("dfs.pocache.enabled", "true");
     conf.set("dfs.namenode.plugins", "org.pocache.hdfs.namenode.PoCacheNameNodePlugin");

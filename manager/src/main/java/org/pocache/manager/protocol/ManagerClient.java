@@ -344,6 +344,8 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
   }
 
   /** How a call that cannot work with this Hadoop client's classes is reported. */
+  /** The bytes {@code "HTTP"} read as a big-endian length. */
+  private static final int HTTP_AS_LENGTH = ('H' << 24) | ('T' << 16) | ('T' << 8) | 'P';
   private static final String WRONG_CLIENT = "the POCache Manager client does not work with this Hadoop client: ";
 
   /**
@@ -493,15 +495,54 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
       LOG.debug("The POCache Manager at {} did not answer: {}", describe(), why.toString());
       return;
     }
-    String check = String.valueOf(why.getMessage()).startsWith(WRONG_CLIENT)
-        ? "Install the POCache drop-in jar built for this Hadoop line (docs/operations.md, Troubleshooting)."
-        : String.valueOf(why.getMessage()).contains("cannot authenticate")
-        ? "Check that this client has a Kerberos ticket or an HDFS delegation token (a standalone Manager needs "
-            + PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY + " on clients too)."
-        : "Check that the NameNode runs the POCache plugin and that " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY
-            + " names its address.";
     warn("did not answer", why, (breaker == null ? "calls keep trying it." : "POCache skips it for " + breakerOpenMillis
-        + " ms at a time until it does (reads and writes use plain HDFS meanwhile).") + " " + check);
+        + " ms at a time until it does (reads and writes use plain HDFS meanwhile).") + " " + whatToCheck(why));
+  }
+
+  /** What an operator should check, given why a call went unanswered. */
+  static String whatToCheck(Throwable why) {
+    String message = messages(why);
+    if (message.startsWith(WRONG_CLIENT)) {
+      return "Install the POCache drop-in jar built for this Hadoop line (docs/operations.md, Troubleshooting).";
+    }
+    if (message.contains("cannot authenticate")) {
+      return "Check that this client has a Kerberos ticket or an HDFS delegation token (a standalone Manager needs "
+          + PoCacheConfigKeys.MANAGER_KERBEROS_PRINCIPAL_KEY + " on clients too).";
+    }
+    String other = notTheManager(message);
+    if (other != null) {
+      return other;
+    }
+    return "Check that the NameNode runs the POCache plugin and that " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY
+        + " names its address.";
+  }
+
+  /**
+   * If {@code why} (with its causes) says that something other than a Manager answered at
+   * the Manager's address, what to check; else null.
+   */
+  public static String notTheManager(Throwable why) {
+    return notTheManager(messages(why));
+  }
+
+  private static String notTheManager(String message) {
+    if (!message.contains("exceeds maximum data length")) {
+      return null;
+    }
+    // Hadoop's RPC client read a response length no Hadoop server sends; newer clients say
+    // which, and the four bytes "HTTP" read as a length mean a web server.
+    String what = message.contains("length of " + HTTP_AS_LENGTH) ? "An HTTP server" : "Something";
+    return what + " other than the Manager answers at that address: " + PoCacheConfigKeys.MANAGER_ADDRESS_KEY
+        + " names another service's port (a web UI?), or another process took the port before the NameNode's"
+        + " POCache plugin could (its log then says 'POCache Manager failed to start').";
+  }
+
+  private static String messages(Throwable why) {
+    StringBuilder all = new StringBuilder(String.valueOf(why.getMessage()));
+    for (Throwable t = why.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      all.append(" / ").append(t.getMessage());
+    }
+    return all.toString();
   }
 
   /** WARN at most once a minute (else DEBUG) that no Manager served a call, and why. */
