@@ -535,15 +535,16 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (exclusions.excludedBy(path) != null) {
       return super.open(f, bufferSize); // a job's staging or history file: never cached, not worth a lookup
     }
-    ManagerClient manager = manager();
-    if (manager == null) {
-      return super.open(f, bufferSize);
-    }
-    // Ask the Manager while the NameNode is asked for the block locations.
+    // Ask the Manager while the NameNode is asked for the block locations. A task's first
+    // open also makes the Manager's client, connects and fetches the straggler list there:
+    // tens of milliseconds in a new JVM, which the NameNode's answer takes as well.
     boolean readerFills = readFillMaxBytes > 0;
     Future<DescriptorLookup> lookup;
     try {
-      lookup = lookups.submit(() -> manager.lookupForRead(path, readerFills));
+      lookup = lookups.submit(() -> {
+        ManagerClient manager = manager();
+        return manager == null ? null : manager.lookupForRead(path, readerFills);
+      });
     } catch (java.util.concurrent.RejectedExecutionException closed) {
       lookup = java.util.concurrent.CompletableFuture.completedFuture(null);
     }

@@ -53,7 +53,11 @@ import org.slf4j.LoggerFactory;
  * group's DataNodes are compared with each other: if a cell lagged behind its row and was
  * decoded, or a DataNode holding one of the group's data cells is slow by what reads found
  * ({@link SlowSources#slowByReads}: late for this client's reads, backlogged, or listed by
- * the Manager on clients' reads), the rest of the group goes by chunks. A row is only a
+ * the Manager on clients' reads), the rest of the group goes by chunks. The first judging
+ * chunk of a group starts at a chunk boundary: after a seek into the middle of
+ * one (a task's split starts anywhere) HDFS's stream serves the bytes up to the next
+ * unless a DataNode of the group is slow by reads, so no chunk reads bytes before the
+ * caller's position that nothing slow makes worth reading. A row is only a
  * hint: on shared cores a healthy row now and then takes three times another, and a
  * listing on heartbeats alone, which a healthy DataNode under load gets now and then,
  * waits for a judging chunk too.
@@ -127,6 +131,8 @@ final class StripedReadAhead implements SequentialSource {
   private boolean readingOn;
   /** The block group the caller is in, -1 before the first read. */
   private long group = -1;
+  /** Whether a chunk of that group has judged it. */
+  private boolean judged;
   /** Whether the rest of that group is read by chunks. */
   private boolean byChunks;
   /** A row's time in the group's last judging chunk (nanoseconds), 0 if unknown. */
@@ -260,6 +266,7 @@ final class StripedReadAhead implements SequentialSource {
     long g = pos / groupBytes;
     if (g != group) {
       group = g;
+      judged = false;
       byChunks = false;
       rowNanos = 0;
       probing = true;
@@ -280,6 +287,14 @@ final class StripedReadAhead implements SequentialSource {
     if (!probing && !byChunks) {
       return null;
     }
+    if (!judged && !byChunks && pos % groupBytes % chunkBytes != 0 && !watch.slowGroup.test(g)) {
+      // A seek into the middle of a chunk of a group not judged yet (a task's split seldom
+      // starts at a chunk boundary) while no DataNode of the group is slow by reads: the
+      // chunk's bytes before pos are not wanted. HDFS's stream serves up to the next
+      // boundary, whose chunk judges the group. (A late row, once judged, is judged again
+      // at once, from the start of its chunk: its rows after may all wait for the same cell.)
+      return null;
+    }
     c = chunkAt(pos);
     if (probing) {
       judge(c);
@@ -298,6 +313,7 @@ final class StripedReadAhead implements SequentialSource {
   private void judge(Chunk c) {
     boolean cold = !warm;
     warm = true;
+    judged = true;
     sinceJudged = 0;
     rowNanos = c.nanos / Math.max(1, (c.length + rowBytes - 1) / rowBytes);
     byChunks = c.decoded > 0 || watch.slowGroup.test(group);

@@ -168,6 +168,34 @@ public class TestStripedSequentialReads {
   }
 
   /**
+   * A seek into the middle of a chunk while nothing is slow (a task's split starting
+   * anywhere): HDFS's stream serves the bytes up to the next chunk boundary, and the chunk
+   * there judges the group; no chunk reads the bytes before the caller's position.
+   */
+  @Test
+  public void aSeekIntoAChunkIsHdfsStreamsUpToTheNextBoundary() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(5, Collections.<String, String>emptyMap())) {
+      Path p = writeCached(c, "/striped-seq/seek", 97, LARGE);
+      warmUp(c, p);
+      long chunk = (long) CHUNK_SUBSTRIPES * (3 * 64 << 10);
+      long from = chunk / 2 + 1000;
+      try (PoCacheFileSystem fs = c.pocacheClient(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "5000")) {
+        try (FSDataInputStream in = fs.open(p)) {
+          in.seek(from);
+          byte[] upTo = new byte[(int) (chunk - from)];
+          in.readFully(upTo);
+          assertEquals(-1, DataPattern.firstMismatch(97, from, upTo, 0, upTo.length));
+          readOnTo(in, 97, LENGTH, 4096);
+        }
+        // The file is one block group of two chunks: the second judged it.
+        assertEquals("substripes through the proactive reader, of " + SUBSTRIPES, SUBSTRIPES - CHUNK_SUBSTRIPES,
+            fs.readSubstripes());
+        assertEquals(0, fs.decodedSubstripes());
+      }
+    }
+  }
+
+  /**
    * A DataNode that stalls once the group's first chunk was read makes a row of HDFS's
    * stream late: the next chunk judges the group, its stalled cell is decoded, and the rest
    * of the group goes by chunks.
