@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,8 +43,6 @@ import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DFSStripedOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.util.Progressable;
 import org.pocache.cache.DaemonThreads;
 import org.pocache.cache.ParityStore;
@@ -54,9 +51,6 @@ import org.pocache.coder.CodeParameters;
 import org.pocache.coder.CoderKind;
 import org.pocache.coder.Coders;
 import org.pocache.coder.ErasureCoder;
-import org.pocache.coder.layout.ContiguousLayout;
-import org.pocache.coder.layout.StripeLayout;
-import org.pocache.coder.layout.StripedLayout;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.CacheExclusions;
@@ -100,11 +94,6 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private static final int LOOKUP_THREADS = 16;
   /** How long {@link #close} waits for commits, notices and reports still under way. */
   private static final long CLOSE_WAIT_MILLIS = 5_000;
-  /**
-   * How long after a stream's open its fail-fast streams start from the blocks it was given
-   * rather than ask the NameNode (see {@link FailFastClient#open(String, int, LocatedBlocks)}).
-   */
-  private static final long KNOWN_BLOCKS_FRESH_NANOS = TimeUnit.SECONDS.toNanos(60);
 
   private boolean pocacheEnabled;
   /** Files left to plain HDFS on read and write (dfs.pocache.exclude.dirs). */
@@ -138,11 +127,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private ThreadPoolExecutor lookups;
   private BufferPool buffers;
   private SlowSources slowSources;
-  private int inflight;
-  private final SubblockTimes subblockTimes = new SubblockTimes();
-  /** Bytes all streams of this FileSystem may hold in whole blocks fetched ahead. */
-  private BlockPrefetch.Budget prefetchBudget;
-  private String coderKind;
+  /** The read keys, read once. */
+  private ReadSettings settings;
+  /** Puts together the streams of files with cached parity. */
+  private CachedFileStreams cachedStreams;
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
   private final AtomicLong fallbacks = new AtomicLong();
   private final AtomicLong staleDescriptors = new AtomicLong();
@@ -160,20 +148,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong parityGets = new AtomicLong();
   /** Commits, notices and reports started and not yet done. */
   private PendingWork pendingWork;
-  private long readFillMaxBytes;
-  private double deadlineFactor;
-  private long deadlineMinMillis;
-  /** dfs.pocache.read.datanode.timeout.ms: how long the fail-fast client waits on a DataNode. */
-  private int dataNodeTimeoutMillis;
-  private boolean proactiveAlways;
-  private boolean proactiveLazy;
-  private boolean parallelBlocks;
-  /** Sequential reads of cached erasure-coded files through a {@link StripedReadAhead}. */
-  private boolean stripedSequential;
   /** Positional reads of files without cached parity whose blocks were read at once. */
   private final AtomicLong parallelBlockReads = new AtomicLong();
-  /** dfs.pocache.read.parity.pieces: parity pieces per substripe a positional read asks for; 0: all m. */
-  private int parityPieces;
   private StragglerView stragglerView;
 
   @Override
@@ -186,33 +162,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     }
     this.conf = conf;
     owner = org.apache.hadoop.security.UserGroupInformation.getCurrentUser();
-    int threads = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_THREADS_KEY,
-        PoCacheConfigKeys.READ_THREADS_DEFAULT, 1, 4096);
-    inflight = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_INFLIGHT_KEY,
-        PoCacheConfigKeys.READ_INFLIGHT_DEFAULT, 1, 1024);
-    coderKind = PoCacheConfig.getCoder(conf);
-    buffers = new BufferPool(PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_BUFFER_POOL_KEY,
-        PoCacheConfigKeys.READ_BUFFER_POOL_DEFAULT, 0, Long.MAX_VALUE));
-    deadlineFactor = PoCacheConfig.getDouble(conf, PoCacheConfigKeys.READ_DEADLINE_FACTOR_KEY,
-        PoCacheConfigKeys.READ_DEADLINE_FACTOR_DEFAULT, 1, 1000);
-    deadlineMinMillis = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_DEADLINE_MIN_KEY,
-        PoCacheConfigKeys.READ_DEADLINE_MIN_DEFAULT, 0, 3_600_000);
-    dataNodeTimeoutMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_DATANODE_TIMEOUT_KEY,
-        PoCacheConfigKeys.READ_DATANODE_TIMEOUT_DEFAULT, 100, 3_600_000);
-    parityPieces = PoCacheConfig.getInt(conf, PoCacheConfigKeys.READ_PARITY_PIECES_KEY,
-        PoCacheConfigKeys.READ_PARITY_PIECES_DEFAULT, 0, Integer.MAX_VALUE);
-    parallelBlocks = PoCacheConfig.getBoolean(conf, PoCacheConfigKeys.READ_PARALLEL_BLOCKS_KEY,
-        PoCacheConfigKeys.READ_PARALLEL_BLOCKS_DEFAULT);
-    stripedSequential = PoCacheConfig.getBoolean(conf, PoCacheConfigKeys.READ_STRIPED_SEQUENTIAL_KEY,
-        PoCacheConfigKeys.READ_STRIPED_SEQUENTIAL_DEFAULT);
-    String proactive = PoCacheConfig.getChoice(conf, PoCacheConfigKeys.READ_PROACTIVE_KEY,
-        PoCacheConfigKeys.READ_PROACTIVE_DEFAULT, PoCacheConfigKeys.READ_PROACTIVE_CHOICES);
-    proactiveAlways = "always".equals(proactive);
-    proactiveLazy = "lazy".equals(proactive);
-    // Whole blocks fetched ahead: at most an eighth of this JVM's heap, whatever the key says.
-    prefetchBudget = new BlockPrefetch.Budget(Math.min(Runtime.getRuntime().maxMemory() / 8,
-        PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_PREFETCH_KEY, PoCacheConfigKeys.READ_PREFETCH_DEFAULT, 0,
-            Long.MAX_VALUE)));
+    settings = ReadSettings.from(conf);
+    buffers = new BufferPool(settings.bufferPoolBytes);
     int stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(PoCacheConfig.redisLookup(conf)); // validate the Redis keys now, naming any bad one
@@ -222,15 +173,32 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // The Manager's k decides; this one (the same site files) only says when to ask it.
     codeK = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32);
     slowSources = new SlowSources(this::stragglers, () -> stragglerView.seenSlowByClients());
-    readFillMaxBytes = PoCacheConfig.getLong(conf, PoCacheConfigKeys.READ_FILL_MAX_KEY,
-        PoCacheConfigKeys.READ_FILL_MAX_DEFAULT, 0, Long.MAX_VALUE);
-    ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+    ThreadPoolExecutor p = new ThreadPoolExecutor(settings.threads, settings.threads, 30, TimeUnit.SECONDS,
         new LinkedBlockingQueue<Runnable>(), DaemonThreads.numbered("pocache-read"));
     p.allowCoreThreadTimeOut(true);
     pool = p;
     pendingWork = new PendingWork(p);
     stragglerView = new StragglerView(stragglerRefreshMillis, p, () -> manager, slowSources::drainObservations);
     redis = new RedisConnection(conf, fallbacks);
+    CachedFileStreams.Shared shared = new CachedFileStreams.Shared();
+    shared.settings = settings;
+    shared.pool = pool;
+    shared.buffers = buffers;
+    shared.slowSources = slowSources;
+    shared.subblockTimes = new SubblockTimes();
+    // Whole blocks fetched ahead by all streams of this FileSystem.
+    shared.prefetchBudget = new BlockPrefetch.Budget(settings.prefetchBytes);
+    shared.redis = redis::get;
+    shared.coders = this::coderFor;
+    shared.failFast = this::failFast;
+    shared.connectToDnViaHostname = getClient().getConf().isConnectToDnViaHostname();
+    shared.bufferSize = conf.getInt("io.file.buffer.size", 4096);
+    shared.statistics = statistics;
+    shared.warnings = warnings;
+    shared.cellFallbacks = cellFallbacks;
+    shared.rangeFallbacks = rangeFallbacks;
+    shared.report = this::report;
+    cachedStreams = new CachedFileStreams(shared);
     lookups = new ThreadPoolExecutor(0, LOOKUP_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<Runnable>(),
         DaemonThreads.numbered("pocache-lookup"), new ThreadPoolExecutor.CallerRunsPolicy());
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
@@ -478,8 +446,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
         @Override
         public ErasureCoder coder() {
-          return coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
-              km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
+          return coderFor(d);
         }
       };
       cachedWrites.incrementAndGet();
@@ -538,7 +505,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     // Ask the Manager while the NameNode is asked for the block locations. A task's first
     // open also makes the Manager's client, connects and fetches the straggler list there:
     // tens of milliseconds in a new JVM, which the NameNode's answer takes as well.
-    boolean readerFills = readFillMaxBytes > 0;
+    boolean readerFills = settings.fillMaxBytes > 0;
     Future<DescriptorLookup> lookup;
     try {
       lookup = lookups.submit(() -> {
@@ -583,7 +550,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * replicated file read the blocks at once ({@link ParallelBlockPreads}).
    */
   private FSDataInputStream withParallelBlocks(FSDataInputStream vanilla) {
-    if (!parallelBlocks || !(vanilla instanceof HdfsDataInputStream)) {
+    if (!settings.parallelBlocks || !(vanilla instanceof HdfsDataInputStream)) {
       return vanilla;
     }
     java.io.InputStream in = ((HdfsDataInputStream) vanilla).getWrappedStream();
@@ -657,108 +624,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (!madeFor(d, in)) {
       return null;
     }
-    StripeLayout layout = d.getLayout() == ParityDescriptor.Layout.STRIPED
-        ? new StripedLayout(d.getLength(), d.getBlockSize(), d.getCellSize(), d.getSubblockBytes(), d.getK())
-        : new ContiguousLayout(d.getLength(), d.getBlockSize(), d.getSubblockBytes(), d.getK());
-    // Redis and the coder are reached for when parity is first needed, not now (ParityAccess).
-    ParityAccess s = new ParityAccess(redis::get, () -> coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
-        km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind))));
-    PieceLocations locations = new PieceLocations(in, d.getK(), d.getLayout() == ParityDescriptor.Layout.STRIPED);
-    // Reads made for the stream (pieces, rebuilds, read-ahead) do not count in the statistics of
-    // the threads that make them; the stream counts what it returns, on its caller's thread.
-    PositionedReadable uncounted = new UncountedReads(SerialPreads.of(in), statistics);
-    boolean striped = d.getLayout() == ParityDescriptor.Layout.STRIPED;
-    DirectBlockReads direct = null;
-    try {
-      if (DirectBlockReads.available()) {
-        direct = new DirectBlockReads(in, uncounted, layout, striped, d.getK(), d.getCellSize(),
-            getClient().getConf().isConnectToDnViaHostname(), striped ? cellFallbacks : rangeFallbacks, warnings);
-      }
-    } catch (LinkageError e) {
-      warnOnce(MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
-    }
-    SequentialReader.Opener failFastOpener = null;
-    PositionedReadable rebuildData = uncounted;
-    if (!striped) {
-      List<LocatedBlock> blocks = in.getAllBlocks();
-      String src = path;
-      int bufferSize = getConf().getInt("io.file.buffer.size", 4096);
-      // The fail-fast streams start from the blocks HDFS's stream was just given, while they
-      // are fresh: one getBlockLocations per open, as with HDFS alone. Later ones ask anew
-      // (a block may have moved; a stream that finds it gone fails over to parity). Each
-      // stream gets a list of its own: a stream may insert blocks it fetches into it.
-      long fileLength = in.getFileLength();
-      org.apache.hadoop.fs.FileEncryptionInfo feInfo = in.getFileEncryptionInfo();
-      long openedAt = System.nanoTime();
-      failFastOpener = checkedOpener(() -> blocks.isEmpty() || System.nanoTime() - openedAt >= KNOWN_BLOCKS_FRESH_NANOS
-          ? failFast().open(src, bufferSize)
-          : failFast().open(src, bufferSize, new LocatedBlocks(fileLength, false, new java.util.ArrayList<>(blocks),
-              blocks.get(blocks.size() - 1), true, feInfo, null)), src, blocks);
-      // Opened at a rebuild's first read of another piece, not now.
-      rebuildData = new UncountedReads(new FailFastPreads(failFastOpener, in, warnings), statistics);
-    }
-    ReadContext ctx = new ReadContext(uncounted, rebuildData, d, layout, s, pool, buffers, slowSources, locations,
-        deadlineMinMillis, proactiveAlways, proactiveLazy, direct, parityPieces, subblockTimes);
-    ProactiveReader reader = new ProactiveReader(ctx, inflight);
-    DegradedReader degraded = null;
-    SequentialReader sequential = null;
-    BlockPrefetch prefetch = null;
-    ProactiveReader.Outcome outcome = new ProactiveReader.Outcome();
-    if (!striped) {
-      degraded = new DegradedReader(ctx, deadlineFactor);
-      Statistics stats = statistics;
-      // The read-ahead streams fail at once where no DataNode of a block answers: the
-      // SequentialReader then rebuilds from parity, or falls back to HDFS's stream, which waits;
-      // a block fetched ahead is then the caller's to read.
-      sequential = new SequentialReader(failFastOpener, layout, reader, degraded, buffers,
-          n -> {
-            if (stats != null) {
-              stats.incrementBytesRead(-n);
-            }
-          }, outcome, inflight, deadlineFactor, deadlineMinMillis, subblockTimes, prefetchBudget);
-      if (prefetchBudget.free() > 0 && d.getLength() > d.getBlockSize() && d.getK() > 1) {
-        SequentialReader seq = sequential;
-        prefetch = new BlockPrefetch(failFastOpener, d.getBlockSize(), d.getLength(), d.getK() - 1,
-            layout.subblockSize(), prefetchBudget, buffers, n -> {
-              if (stats != null) {
-                stats.incrementBytesRead(-n);
-              }
-            }, pos -> seq.holds(pos) || seq.verdicts().leftToParityAt(pos), seq.verdicts()::fetchedAhead, warnings);
-        sequential.fetchesAhead(prefetch);
-      }
-    }
+    PoCacheInputStream stream = cachedStreams.open(d, in, path);
     proactiveOpens.incrementAndGet();
-    return new PoCacheDataInputStream(in, new PoCacheInputStream(in, reader, degraded, sequential, prefetch,
-        uncounted, statistics, outcome, o -> report(d, o), warnings, failFastOpener,
-        stripedSequential && striped
-            ? new StripedReadAhead.Watch(g -> slowByReads(locations, d.getK(), g), deadlineFactor, deadlineMinMillis)
-            : null));
-  }
-
-  /** Whether a DataNode holding one of the k data pieces of stripe {@code s} is slow by what reads found. */
-  private boolean slowByReads(PieceLocations locations, int k, long s) {
-    if (!slowSources.judging()) {
-      return false;
-    }
-    for (int i = 0; i < k; i++) {
-      if (slowSources.slowByReads(locations.of(s, i))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Streams from {@code open} that must read the blocks the file had when it was opened, or fail. */
-  private static SequentialReader.Opener checkedOpener(SequentialReader.Opener open, String src,
-      List<LocatedBlock> blocks) {
-    return () -> {
-      DFSInputStream own = open.open();
-      if (!SequentialReader.sameBlocks(blocks, own.getAllBlocks())) {
-        own.close();
-        throw new IOException(src + " changed since it was opened");
-      }
-      return own;
-    };
+    return new PoCacheDataInputStream(in, stream);
   }
 
   /** How often the fail-fast client's streams asked the NameNode for a file's blocks (for tests). */
@@ -769,7 +637,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** The file system's fail-fast client (its first use makes it). */
   private synchronized FailFastClient failFast() {
     if (failFast == null) {
-      failFast = new FailFastClient(getUri(), getConf(), statistics, dataNodeTimeoutMillis);
+      failFast = new FailFastClient(getUri(), getConf(), statistics, settings.dataNodeTimeoutMillis);
     }
     return failFast;
   }
@@ -829,8 +697,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     ParityStore s = redis.get();
     String why = s == null ? "the reader cannot reach Redis"
         : !madeFor(d, in) ? "the file changed"
-        : accumulators > readFillMaxBytes ? "the reader's parity accumulators (" + accumulators + " bytes) exceed "
-            + PoCacheConfigKeys.READ_FILL_MAX_KEY + " = " + readFillMaxBytes
+        : accumulators > settings.fillMaxBytes ? "the reader's parity accumulators (" + accumulators + " bytes) exceed "
+            + PoCacheConfigKeys.READ_FILL_MAX_KEY + " = " + settings.fillMaxBytes
         : null;
     if (why != null) {
       try {
@@ -840,14 +708,19 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       }
       return null;
     }
-    ErasureCoder coder = coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
-        km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(coderKind)));
+    ErasureCoder coder = coderFor(d);
     readerFills.incrementAndGet();
-    PositionedReadable preads = parallelBlocks && d.getLayout() != ParityDescriptor.Layout.STRIPED
+    PositionedReadable preads = settings.parallelBlocks && d.getLayout() != ParityDescriptor.Layout.STRIPED
         ? new ParallelBlockPreads(in, pool, statistics, parallelBlockReads) : in;
     return new PoCacheDataInputStream(in, new FillingInputStream(in, preads, fill.getId(), d,
         new ParityEncoder(d, s, coder, buffers),
         manager, pendingWork::run, readerFillsCommitted));
+  }
+
+  /** The coder of {@code d}'s k and m, one per pair for all of this FileSystem's readers and writers. */
+  private ErasureCoder coderFor(ParityDescriptor d) {
+    return coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
+        km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(settings.coderKind)));
   }
 
   /**
