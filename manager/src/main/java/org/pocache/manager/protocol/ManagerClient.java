@@ -343,9 +343,9 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
     return guarded(rpc, false, 1);
   }
 
-  /** How a call that cannot work with this Hadoop client's classes is reported. */
   /** The bytes {@code "HTTP"} read as a big-endian length. */
   private static final int HTTP_AS_LENGTH = ('H' << 24) | ('T' << 16) | ('T' << 8) | 'P';
+  /** How a call that cannot work with this Hadoop client's classes is reported. */
   private static final String WRONG_CLIENT = "the POCache Manager client does not work with this Hadoop client: ";
 
   /**
