@@ -27,6 +27,7 @@ import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.pocache.cache.DaemonThreads;
+import org.pocache.hdfs.client.buffer.BufferPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

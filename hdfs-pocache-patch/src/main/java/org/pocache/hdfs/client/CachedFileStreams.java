@@ -33,6 +33,7 @@ import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.ContiguousLayout;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
+import org.pocache.hdfs.client.buffer.BufferPool;
 import org.pocache.manager.protocol.ParityDescriptor;
 
 /**

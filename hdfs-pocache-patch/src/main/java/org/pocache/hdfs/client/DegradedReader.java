@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.pocache.coder.layout.StripeLayout;
+import org.pocache.hdfs.client.buffer.Leases;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

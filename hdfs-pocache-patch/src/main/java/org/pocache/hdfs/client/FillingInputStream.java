@@ -32,6 +32,7 @@ import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.io.ByteBufferPool;
+import org.pocache.hdfs.client.write.ParityEncoder;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.slf4j.Logger;

@@ -18,6 +18,7 @@ package org.pocache.hdfs.client;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import org.pocache.hdfs.client.buffer.BufferPool;
 
 /**
  * Subblocks of blocks a {@link SequentialReader}'s caller has not reached yet, read by

@@ -40,7 +40,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSInputStream;
-import org.apache.hadoop.hdfs.DFSStripedOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.util.Progressable;
@@ -51,6 +50,9 @@ import org.pocache.coder.CodeParameters;
 import org.pocache.coder.CoderKind;
 import org.pocache.coder.Coders;
 import org.pocache.coder.ErasureCoder;
+import org.pocache.hdfs.client.buffer.BufferPool;
+import org.pocache.hdfs.client.write.CachedWrites;
+import org.pocache.hdfs.client.write.ParityEncoder;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.CacheExclusions;
@@ -61,7 +63,6 @@ import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
 import org.pocache.manager.protocol.ReadReport;
 import org.pocache.manager.protocol.Reservation;
-import org.pocache.manager.protocol.WriteAdmission;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,11 +99,10 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private boolean pocacheEnabled;
   /** Files left to plain HDFS on read and write (dfs.pocache.exclude.dirs). */
   private CacheExclusions exclusions;
-  /** Replicated files are cached on write only with at least this many blocks. */
+  /** Replicated files are cached on write only with at least this many blocks (for the summary). */
   private int writeMinBlocks;
-  private int codeK;
-  /** Writes not cached because they ended with fewer blocks than that. */
-  private final AtomicLong shortWrites = new AtomicLong();
+  /** Decides which new files are cached on write, and wraps their streams; null while POCache is off. */
+  private CachedWrites writes;
   private Configuration conf;
   /**
    * Made at the first open or create of a file that is not excluded ({@link #manager()}):
@@ -135,8 +135,6 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final AtomicLong fallbacks = new AtomicLong();
   private final AtomicLong staleDescriptors = new AtomicLong();
   private final AtomicLong proactiveOpens = new AtomicLong();
-  private final AtomicLong cachedWrites = new AtomicLong();
-  private final AtomicLong abandonedWrites = new AtomicLong();
   private final AtomicLong readerFills = new AtomicLong();
   private final AtomicLong readerFillsCommitted = new AtomicLong();
   /** Reads of an erasure-coded file's pieces left to HDFS's striped stream (DirectBlockReads). */
@@ -168,10 +166,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
         PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
     RedisSettings.from(PoCacheConfig.redisLookup(conf)); // validate the Redis keys now, naming any bad one
     exclusions = CacheExclusions.from(conf);
-    writeMinBlocks = PoCacheConfig.getInt(conf, PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY,
+    CachedWrites.Parts w = new CachedWrites.Parts();
+    w.minBlocks = PoCacheConfig.getInt(conf, PoCacheConfigKeys.WRITE_MIN_BLOCKS_KEY,
         PoCacheConfigKeys.WRITE_MIN_BLOCKS_DEFAULT, 1, 1 << 20);
     // The Manager's k decides; this one (the same site files) only says when to ask it.
-    codeK = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32);
+    w.codeK = PoCacheConfig.getInt(conf, PoCacheConfigKeys.CODE_K_KEY, PoCacheConfigKeys.CODE_K_DEFAULT, 2, 32);
+    writeMinBlocks = w.minBlocks;
     slowSources = new SlowSources(this::stragglers, () -> stragglerView.seenSlowByClients());
     ThreadPoolExecutor p = new ThreadPoolExecutor(settings.threads, settings.threads, 30, TimeUnit.SECONDS,
         new LinkedBlockingQueue<Runnable>(), DaemonThreads.numbered("pocache-read"));
@@ -199,6 +199,18 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     shared.rangeFallbacks = rangeFallbacks;
     shared.report = this::report;
     cachedStreams = new CachedFileStreams(shared);
+    w.manager = this::manager;
+    w.redis = redis::get;
+    w.coders = this::coderFor;
+    w.buffers = buffers;
+    w.exclusions = exclusions;
+    w.fallbacks = (what, why, warn) -> {
+      fallbacks.incrementAndGet();
+      if (warn) {
+        warnOnce(why instanceof LinkageError ? MISMATCHED_JAR : what, why);
+      }
+    };
+    writes = new CachedWrites(w);
     lookups = new ThreadPoolExecutor(0, LOOKUP_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<Runnable>(),
         DaemonThreads.numbered("pocache-lookup"), new ThreadPoolExecutor.CallerRunsPolicy());
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
@@ -356,22 +368,22 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Writes whose caching was abandoned (Redis failing or too slow, commit refused). */
   public long abandonedWrites() {
-    return abandonedWrites.get();
+    return writes == null ? 0 : writes.abandoned();
   }
 
   /** Writes that encoded parity (admitted by the Manager). */
   public long cachedWrites() {
-    return cachedWrites.get();
+    return writes == null ? 0 : writes.cached();
   }
 
   /** Of those, the ones not cached because they were shorter than dfs.pocache.write.min.blocks full blocks. */
   public long shortWrites() {
-    return shortWrites.get();
+    return writes == null ? 0 : writes.tooShort();
   }
 
   /**
    * Creates the file in HDFS, then asks the Manager to admit it; if admitted, the
-   * stream also encodes parity incrementally (see {@link PoCacheOutputStream}). Append
+   * stream also encodes parity incrementally (see {@link CachedWrites}). Append
    * and the favored-nodes create are HDFS's own: an append changes the file, so the
    * Manager stops serving its parity (length and modification time no longer match),
    * and so does truncate.
@@ -385,81 +397,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (!pocacheEnabled || cflags.contains(CreateFlag.APPEND)) {
       return hdfsOut;
     }
-    try {
-      String path = makeQualified(f).toUri().getPath();
-      if (exclusions.excludedBy(path) != null) {
-        return hdfsOut; // a staging or task-attempt file: not worth a Manager call
-      }
-      // A replicated file is cached on write only from min(min.blocks, k) full blocks: the
-      // Manager is asked once it is longer than one block less than that (a _SUCCESS marker or
-      // a small output never asks). An erasure-coded file is asked about at once.
-      int ask = Math.min(writeMinBlocks, codeK) - 1;
-      if (ask > 0 && !(hdfsOut.getWrappedStream() instanceof DFSStripedOutputStream)) {
-        return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, () -> admitWrite(path), ask * blockSize,
-            buffers, abandonedWrites, writeMinBlocks, shortWrites), null);
-      }
-      PoCacheOutputStream.Admitted a = admitWrite(path);
-      if (a == null) {
-        return hdfsOut;
-      }
-      // Statistics are counted by the HDFS stream inside; the outer wrapper only tracks the position.
-      return new FSDataOutputStream(new PoCacheOutputStream(hdfsOut, a, buffers, abandonedWrites, writeMinBlocks,
-          shortWrites), null);
-    } catch (RuntimeException | LinkageError e) {
-      fallbacks.incrementAndGet();
-      warnOnce(e instanceof LinkageError ? MISMATCHED_JAR : "POCache writes files without parity", e);
-      return hdfsOut;
-    }
-  }
-
-  /** Asks the Manager to admit a file being written: null if it is not to be cached, whatever fails. */
-  private PoCacheOutputStream.Admitted admitWrite(String path) {
-    try {
-      ManagerClient manager = manager();
-      if (manager == null) {
-        return null;
-      }
-      WriteAdmission a = manager.admitWrite(path, 0);
-      if (!a.hasReservation()) {
-        return null;
-      }
-      ParityDescriptor d = a.getReservation().getParity();
-      long id = a.getReservation().getId();
-      String unusable = ParitySeals.problem(d);
-      if (unusable != null) {
-        manager.abort(id, unusable);
-        fallbacks.incrementAndGet();
-        warnOnce("POCache writes files without parity", new IOException(unusable));
-        return null;
-      }
-      // Redis and the coder are reached when the first parity is encoded: an empty file, or one
-      // too short to cache on write, needs neither.
-      ParityEncoder.Parts parts = new ParityEncoder.Parts() {
-        @Override
-        public ParityStore store() throws IOException {
-          ParityStore s = redis.get();
-          if (s == null) {
-            throw new IOException("the client cannot reach Redis");
-          }
-          return s;
-        }
-
-        @Override
-        public ErasureCoder coder() {
-          return coderFor(d);
-        }
-      };
-      cachedWrites.incrementAndGet();
-      return new PoCacheOutputStream.Admitted(id, d, parts, manager);
-    } catch (IOException | RuntimeException | LinkageError e) {
-      fallbacks.incrementAndGet();
-      if (e instanceof LinkageError) {
-        warnOnce(MISMATCHED_JAR, e);
-      } else {
-        LOG.debug("POCache could not admit {}; writing it without parity: {}", path, e.toString());
-      }
-      return null;
-    }
+    return writes.wrap(hdfsOut, makeQualified(f).toUri().getPath(), blockSize);
   }
 
   /**
@@ -775,7 +713,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   @Override
   public void close() throws IOException {
-    if ((proactiveOpens.get() > 0 || cachedWrites.get() > 0 || shortWrites.get() > 0 || fallbacks() > 0)
+    if ((proactiveOpens.get() > 0 || cachedWrites() > 0 || shortWrites() > 0 || fallbacks() > 0)
         && !loggingShutDown()) {
       LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
@@ -784,7 +722,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
           + " striped stream, {} replicated pieces through its positional read",
           proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
           staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures(),
-          cachedWrites.get(), abandonedWrites.get(), shortWrites.get(), readerFills.get(), cellFallbacks.get(),
+          cachedWrites(), abandonedWrites(), shortWrites(), readerFills.get(), cellFallbacks.get(),
           rangeFallbacks.get());
     }
     if (pendingWork != null) {

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.pocache.cache.ParitySeal;
 import org.pocache.coder.layout.StripeLayout;
+import org.pocache.hdfs.client.buffer.BufferPool;
 import org.pocache.hdfs.client.read.Clock;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;

@@ -17,6 +17,7 @@ package org.pocache.hdfs.client;
 
 import org.pocache.cache.Crc32c;
 import org.pocache.cache.ParityValue;
+import org.pocache.hdfs.client.buffer.Leases;
 import org.pocache.hdfs.client.read.Clock;
 import org.pocache.hdfs.client.read.Piece;
 import org.pocache.manager.protocol.ParityDescriptor;

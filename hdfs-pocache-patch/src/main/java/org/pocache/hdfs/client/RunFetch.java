@@ -24,6 +24,7 @@ import org.pocache.cache.ParityKey;
 import org.pocache.cache.ParityProtection;
 import org.pocache.cache.ParityValue;
 import org.pocache.coder.layout.StripeLayout;
+import org.pocache.hdfs.client.buffer.Leases;
 import org.pocache.hdfs.client.read.FetchEngine;
 import org.pocache.hdfs.client.read.FetchEvent;
 import org.pocache.hdfs.client.read.FetchEvents;

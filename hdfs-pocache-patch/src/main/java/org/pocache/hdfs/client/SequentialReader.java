@@ -27,6 +27,7 @@ import java.util.function.LongConsumer;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.SubblockAddress;
+import org.pocache.hdfs.client.buffer.BufferPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.pocache.cache.DaemonThreads;

@@ -15,8 +15,10 @@
  */
 /**
  * The client: {@link org.pocache.hdfs.client.PoCacheFileSystem} ({@code fs.hdfs.impl})
- * and its streams. Proactive reads, sequential reads with late subblocks rebuilt, short
- * reads raced by rebuilds, reader fills, and incremental encoding on write. A failing
- * cache never fails a read or a write here: every path falls back to HDFS's own stream.
+ * and its read streams: proactive reads, sequential reads with late subblocks rebuilt,
+ * short reads raced by rebuilds, and reader fills. The write side is in {@code
+ * client.write}, the decisions of one proactive fetch in {@code client.read}, the pooled
+ * arrays both use in {@code client.buffer}. A failing cache never fails a read or a write
+ * here: every path falls back to HDFS's own stream.
  */
 package org.pocache.hdfs.client;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.pocache.hdfs.client;
+package org.pocache.hdfs.client.write;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
+import org.pocache.hdfs.client.buffer.BufferPool;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ParityDescriptor;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.pocache.hdfs.client;
+package org.pocache.hdfs.client.buffer;
 
 import java.util.Map;
 import java.util.Queue;
@@ -37,9 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * than allocate and zero them again; afterwards the pool shrinks back at its next use. A
  * borrowed array's contents are whatever its last user left: callers zero what they rely on.
  */
-final class BufferPool {
+public final class BufferPool {
   /** Arrays shorter than this are not kept. */
-  static final int MIN_POOLED = 64 << 10;
+  public static final int MIN_POOLED = 64 << 10;
   private final long capacityBytes;
   private final AtomicLong keptBytes = new AtomicLong();
   private final Map<Integer, Shelf> free = new ConcurrentHashMap<>();
@@ -59,12 +59,12 @@ final class BufferPool {
     volatile long lastBorrow;
   }
 
-  BufferPool(long capacityBytes) {
+  public BufferPool(long capacityBytes) {
     this(capacityBytes, EXPECT_NANOS);
   }
 
   /** A pool whose raised capacity lasts {@code expectNanos} after a writer's {@link #expect} (tests). */
-  BufferPool(long capacityBytes, long expectNanos) {
+  public BufferPool(long capacityBytes, long expectNanos) {
     if (capacityBytes < 0) {
       throw new IllegalArgumentException("buffer pool capacity must be >= 0, got " + capacityBytes);
     }
@@ -78,7 +78,7 @@ final class BufferPool {
    * the heap) if that is more than its capacity. The writer had them live a moment ago: keeping
    * them does not raise the JVM's peak.
    */
-  void expect(long bytes) {
+  public void expect(long bytes) {
     bytes = Math.min(bytes, Runtime.getRuntime().maxMemory() / 8); // never more than an eighth of the heap
     if (bytes > capacityBytes) {
       long now = System.nanoTime();
@@ -90,7 +90,7 @@ final class BufferPool {
   }
 
   /** The bytes the pool may keep now: its capacity, or more while a writer's {@link #expect} lasts. */
-  long capacityNow() {
+  public long capacityNow() {
     long e = expected;
     if (e == 0) {
       return capacityBytes;
@@ -121,7 +121,7 @@ final class BufferPool {
   }
 
   /** An array of exactly {@code length} bytes, reused if one is free. */
-  byte[] borrow(int length) {
+  public byte[] borrow(int length) {
     if (expected != 0) {
       capacityNow(); // a writer's raised capacity ends: the pool shrinks back
     }
@@ -140,7 +140,7 @@ final class BufferPool {
   }
 
   /** Returns an array no one reads or writes any more; null and small arrays are left to the collector. */
-  void release(byte[] b) {
+  public void release(byte[] b) {
     if (b == null || b.length < MIN_POOLED) {
       return; // cheap to allocate, and odd lengths would only crowd the pool
     }
@@ -177,12 +177,12 @@ final class BufferPool {
   }
 
   /** Bytes held for reuse now. */
-  long keptBytes() {
+  public long keptBytes() {
     return keptBytes.get();
   }
 
   /** Arrays allocated because none was free (for tests and metrics). */
-  long allocations() {
+  public long allocations() {
     return allocations.get();
   }
 }

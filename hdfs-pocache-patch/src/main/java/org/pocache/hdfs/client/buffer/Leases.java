@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.pocache.hdfs.client;
+package org.pocache.hdfs.client.buffer;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,32 +29,32 @@ import java.util.Set;
  * handed to anyone else before then. Arrays only the calling thread touches
  * (decode inputs and outputs) go back at close.
  */
-final class Leases {
+public final class Leases {
   private final BufferPool pool;
   private final Set<byte[]> writing = Collections.newSetFromMap(new IdentityHashMap<byte[], Boolean>());
   private final List<byte[]> idle = new ArrayList<>();
   private boolean closed;
 
-  Leases(BufferPool pool) {
+  public Leases(BufferPool pool) {
     this.pool = pool;
   }
 
   /** An array a pool task will write into; the task must call {@link #written} when it ends, however it ends. */
-  synchronized byte[] forTask(int length) {
+  public synchronized byte[] forTask(int length) {
     byte[] b = pool.borrow(length);
     writing.add(b);
     return b;
   }
 
   /** An array only the calling thread uses until {@link #close}. */
-  synchronized byte[] scratch(int length) {
+  public synchronized byte[] scratch(int length) {
     byte[] b = pool.borrow(length);
     idle.add(b);
     return b;
   }
 
   /** The task writing into {@code b} has ended. */
-  synchronized void written(byte[] b) {
+  public synchronized void written(byte[] b) {
     if (writing.remove(b)) {
       if (closed) {
         pool.release(b);
@@ -65,7 +65,7 @@ final class Leases {
   }
 
   /** An array from {@link #forTask} whose task ended (or never started) goes to a new task. */
-  synchronized void lend(byte[] b) {
+  public synchronized void lend(byte[] b) {
     for (int x = 0; x < idle.size(); x++) {
       if (idle.get(x) == b) {
         idle.remove(x);
@@ -77,7 +77,7 @@ final class Leases {
   }
 
   /** The read is over: arrays no task writes into go back now, the others when their tasks end. */
-  synchronized void close() {
+  public synchronized void close() {
     if (closed) {
       return;
     }

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.pocache.hdfs.client;
+package org.pocache.hdfs.client.write;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
@@ -34,6 +34,7 @@ import org.pocache.coder.CodeParameters;
 import org.pocache.coder.CoderKind;
 import org.pocache.coder.Coders;
 import org.pocache.coder.ErasureCoder;
+import org.pocache.hdfs.client.buffer.BufferPool;
 import org.pocache.manager.protocol.ParityDescriptor;
 
 /**

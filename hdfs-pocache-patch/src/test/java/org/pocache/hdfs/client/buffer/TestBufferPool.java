@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.pocache.hdfs.client;
+package org.pocache.hdfs.client.buffer;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotSame;

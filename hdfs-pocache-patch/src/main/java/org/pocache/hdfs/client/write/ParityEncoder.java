@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.pocache.hdfs.client;
+package org.pocache.hdfs.client.write;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -31,6 +31,7 @@ import org.pocache.coder.ErasureCoder;
 import org.pocache.coder.layout.ContiguousLayout;
 import org.pocache.coder.layout.StripeLayout;
 import org.pocache.coder.layout.StripedLayout;
+import org.pocache.hdfs.client.buffer.BufferPool;
 import org.pocache.manager.protocol.ParityDescriptor;
 import org.pocache.manager.protocol.ParitySeals;
 
@@ -53,12 +54,12 @@ import org.pocache.manager.protocol.ParitySeals;
  * accumulators): nothing is copied, and the CRC32C of the subblock runs along. Not
  * thread-safe: one writer or reader feeds it.
  */
-final class ParityEncoder {
+public final class ParityEncoder {
   /**
    * Where an encoder gets its parity store and coder: on first use, so a file that is
    * never encoded (empty, or too short to cache on write) connects to nothing.
    */
-  interface Parts {
+  public interface Parts {
     /** The store; an IOException stops the encoding (the caller stops caching the file). */
     ParityStore store() throws IOException;
 
@@ -109,7 +110,7 @@ final class ParityEncoder {
   private final List<CompletableFuture<Void>> uploads = new ArrayList<>();
   private long parityBytes;
 
-  ParityEncoder(ParityDescriptor d, ParityStore store, ErasureCoder coder, BufferPool buffers) {
+  public ParityEncoder(ParityDescriptor d, ParityStore store, ErasureCoder coder, BufferPool buffers) {
     this(d, new Parts() {
       @Override
       public ParityStore store() {
@@ -148,7 +149,7 @@ final class ParityEncoder {
    * (stripe, substripe, parity) in key order, zeros where nothing was stored: what the
    * commit hands the Manager, which gives them to readers. Call after {@link #finish}.
    */
-  byte[] valueDigests(long length) {
+  public byte[] valueDigests(long length) {
     if (seal.protection() == ParityProtection.NONE) {
       return new byte[0];
     }
@@ -173,12 +174,12 @@ final class ParityEncoder {
   }
 
   /** Bytes of the file fed so far: the offset the next {@link #feed} continues from. */
-  long position() {
+  public long position() {
     return position;
   }
 
   /** Parity bytes handed to Redis so far. */
-  long parityBytes() {
+  public long parityBytes() {
     return parityBytes;
   }
 
@@ -187,7 +188,7 @@ final class ParityEncoder {
    *
    * @throws IOException if Redis uploads fell behind (the caller should stop caching)
    */
-  void feed(byte[] b, int off, int len) throws IOException {
+  public void feed(byte[] b, int off, int len) throws IOException {
     while (len > 0) {
       // S divides the block size (a cell the block group): a call's bytes never straddle two pieces here.
       int n = Math.min(len, sub - pieceFill);
@@ -343,7 +344,7 @@ final class ParityEncoder {
    * The file ended at {@link #position()}: folds a partial last piece, uploads the
    * last stripe's substripes not yet uploaded, and waits for every upload.
    */
-  void finish(long waitSeconds) throws IOException, InterruptedException, ExecutionException, TimeoutException {
+  public void finish(long waitSeconds) throws IOException, InterruptedException, ExecutionException, TimeoutException {
     if (pieceFill > 0) {
       foldStaged();
       endPiece(position - pieceFill);
@@ -371,7 +372,7 @@ final class ParityEncoder {
    * will: its reservation was forgotten (a failover to the other NameNode's Manager, or a
    * Manager restart). Only after every upload has ended; best effort.
    */
-  void deleteUploaded(long length) {
+  public void deleteUploaded(long length) {
     ParityStore s = store;
     if (s == null) {
       return; // nothing was uploaded
@@ -392,7 +393,7 @@ final class ParityEncoder {
     }
   }
 
-  void discard() {
+  public void discard() {
     if (parity != null) {
       for (byte[][] substripe : parity) {
         if (substripe != null) {

@@ -1,0 +1,22 @@
+/*
+ * Copyright 2026 the POCache for HDFS authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/**
+ * The arrays the client's reads and writes borrow: a pool per FileSystem, kept by exact
+ * length ({@link org.pocache.hdfs.client.buffer.BufferPool}), and the arrays one read
+ * holds until both it and the pool tasks writing into them are done ({@link
+ * org.pocache.hdfs.client.buffer.Leases}).
+ */
+package org.pocache.hdfs.client.buffer;
