@@ -47,6 +47,21 @@ public final class BlockListDigest {
     return h == 0 ? 1 : h; // 0 means "no digest recorded"
   }
 
+  /** Whether two views of a file hold the same blocks (ids, generation stamps, lengths). */
+  static boolean sameBlocks(List<LocatedBlock> a, List<LocatedBlock> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int x = 0; x < a.size(); x++) {
+      ExtendedBlock p = a.get(x).getBlock();
+      ExtendedBlock q = b.get(x).getBlock();
+      if (!p.equals(q) || p.getGenerationStamp() != q.getGenerationStamp() || p.getNumBytes() != q.getNumBytes()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** A 64-bit finalizer (xor-shift-multiply rounds): every input bit affects every output bit. */
   private static long mix(long z) {
     z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;

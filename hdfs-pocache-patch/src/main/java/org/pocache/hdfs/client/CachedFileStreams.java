@@ -174,7 +174,7 @@ final class CachedFileStreams {
     // Streams that must read the blocks the file had when it was opened, or fail.
     return () -> {
       DFSInputStream own = open.open();
-      if (!SequentialReader.sameBlocks(blocks, own.getAllBlocks())) {
+      if (!BlockListDigest.sameBlocks(blocks, own.getAllBlocks())) {
         own.close();
         throw new IOException(path + " changed since it was opened");
       }

@@ -18,19 +18,14 @@ package org.pocache.hdfs.client;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.pocache.coder.layout.StripeLayout;
-import org.pocache.coder.layout.SubblockAddress;
 import org.pocache.hdfs.client.buffer.BufferPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.pocache.cache.DaemonThreads;
 
 /**
  * Sequential reads of a replicated file whose parity is cached, as a MapReduce or
@@ -42,17 +37,10 @@ import org.pocache.cache.DaemonThreads;
  *
  * <p>Implementation notes. One streamer thread reads the file front to back through
  * its own {@link DFSInputStream}, exactly as HDFS's block reader streams a block,
- * into a window of {@code window} subblock slots ahead of the caller; the caller
- * takes bytes as soon as they land in a slot, so with nothing slow a read costs what
- * HDFS's costs plus one copy. The window does not run into the next block: a task's
- * split is one block and its record reader reads only a little past the boundary (to
- * the end of its last record), so past it the streamer reads the next block's first
- * {@value #CHUNK} bytes and waits until the caller gets there; read further, those
- * bytes would cost the next block's DataNode (and the task reading that block) time
- * for nothing. Within a block the read-ahead ramps up: the streamer runs at most as
- * far ahead of the caller as the caller has read of the block (at least a chunk), so
- * a reader of whole files gets the whole window a few subblocks into each block.
- * Parity comes in only where a slot is late:
+ * into a window of {@code window} subblock slots ahead of the caller (how far ahead:
+ * {@link WindowFeed}); the caller takes bytes as soon as they land in a slot, so with
+ * nothing slow a read costs what HDFS's costs plus one copy. Parity comes in only where
+ * a slot is late:
  * <ul>
  *   <li>the caller waits on a slot the streamer has been reading for longer than the
  *       deadline ({@code factor} x the recent subblock time, at least the minimum):
@@ -82,46 +70,37 @@ import org.pocache.cache.DaemonThreads;
  *       slow DataNodes, parity missing or damaged) is streamed, exactly as HDFS
  *       would read it.</li>
  * </ul>
- * Rebuilt bytes are checked against the CRC32C stored with the parity before use.
- *
- * <p>A rebuild reads the same subblock of the stripe's other blocks: those of blocks the
- * caller has not reached yet are kept ({@code kept}, within the FileSystem's read-ahead
- * budget) and serve the caller when it gets there, and those the whole-block prefetch
- * holds already are copied from it, so a block rebuilt from parity does not cost the
- * other blocks' DataNodes their bytes twice.
  *
  * <p>Bytes read by the streamer and by rebuilds are taken off the FileSystem
  * statistics of the threads that read them ({@code uncount}); the stream counts
  * what it hands to its caller on the caller's thread, so task input metrics
  * (Spark's read the task thread's statistics) match HDFS's own.
  *
- * <p>All slot state is guarded by {@code lock}; the streamer writes a slot's bytes
- * outside the lock (it is the only writer of {@code WindowSlot.pieces}) and publishes them by
- * raising {@code filled} under it.
- *
- * <p><b>Parts.</b> Here: the window of slots, which the caller and the streamer share under
- * one lock, and the rebuilds that race it. The streamer's I/O is {@link WindowStreamer};
- * what is decided per block (streamed, left to parity, down) and the caller's questions
- * that lead there, {@link BlockVerdicts}; when a subblock is late, {@link SubblockDeadlines};
- * rebuild inputs kept for later blocks, {@link KeptSubblocks}.
+ * <p><b>Parts.</b> Here: the caller's side, which waits on a slot and decides when it is
+ * late (by {@link SlotLateness}) and when its block goes to parity. The slots and what the
+ * sides share, under one lock: {@link ReadWindow}. The streamer's side, {@link WindowFeed},
+ * and its I/O, {@link WindowStreamer}; the rebuilds and the race of a late rebuild, {@link
+ * WindowRebuilds}; what is decided per block (streamed, left to parity, down) and the
+ * caller's questions that lead there, {@link BlockVerdicts}; the deadline, {@link
+ * SubblockDeadlines}; rebuild inputs kept for later blocks, {@link KeptSubblocks}.
  */
 final class SequentialReader implements SequentialSource {
   private static final Logger LOG = LoggerFactory.getLogger(SequentialReader.class);
-  /** Bytes per stateful read of the streamer: the caller sees progress at this grain. */
-  private static final int CHUNK = 128 << 10;
   /** Size of the arrays a slot's bytes are kept in (far below half of G1's smallest region). */
-  static final int PIECE = CHUNK;
+  static final int PIECE = ReadWindow.PIECE;
   /**
    * Bytes a caller may take without the lock after a locked read: small reads (TeraSort's
    * record reader reads 100 bytes a call) then cost a copy, and a locked read, which tells
    * the streamer how far the caller is, still comes at least this often.
    */
-  private static final int FAST_SPAN = CHUNK / 4;
+  private static final int FAST_SPAN = ReadWindow.CHUNK / 4;
   /**
    * A rebuild still running after this many deadlines waits on a slow piece of its own:
    * the subblock is streamed as well.
    */
   static final int RACE_LATE_REBUILD = 2;
+  /** How long a caller waits before it looks again at a slot being rebuilt or left to the stream. */
+  private static final long LOOK_AGAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   /**
    * The caller's fast path: file bytes [fastFrom, fastTo) are streamed bytes of
@@ -137,64 +116,10 @@ final class SequentialReader implements SequentialSource {
   private long fastFrom;
   private long fastTo;
 
-  /** Whether any DataNode is suspect for this client: blocks are fetched ahead only then. */
-  boolean anySuspect() {
-    return rebuilds.anySuspect();
-  }
-
   /** Opens the streamer's own stream of the same file (checked to hold the same blocks). */
   interface Opener {
     DFSInputStream open() throws IOException;
   }
-
-  private final Opener opener;
-  private final StripeLayout layout;
-  private final DegradedReader rebuilds;
-  /** Subblocks rebuilt from parity, per block of the file (for tests and DEBUG). @GuardedBy("lock") */
-  private final Map<Long, Integer> decodedPerBlock = new HashMap<>();
-  private final BufferPool buffers;
-  private final LongConsumer uncount;
-  private final ProactiveReader.Outcome outcome;
-  private final long fileLength;
-  private final int subblock;
-  private final int window;
-  private final SubblockDeadlines deadlines;
-  /** Per-block decisions (streamed, left to parity, down), and the caller's questions. */
-  private final BlockVerdicts verdicts;
-  /** The caller's whole-block prefetch, if it has one: rebuilds take the other pieces from it. */
-  private volatile BlockPrefetch ahead;
-  /** Rebuilds' inputs, served from memory and kept for later blocks (see {@link #held}). */
-  private final PieceRebuilds.Held held = new Held();
-
-  private final Object lock = new Object();
-  /** Subblocks of later blocks read by rebuilds; a slot takes its own when it is assigned. @GuardedBy("lock") */
-  private final KeptSubblocks kept;
-  /** Ring of slots, slot of subblock g at g % window. @GuardedBy("lock") */
-  private final WindowSlot[] slots;
-  /** First subblock of the window. @GuardedBy("lock") */
-  private long head = -1;
-  /** Raised by every reset of the window; the streamer drops a read made for an older one. @GuardedBy("lock") */
-  private long epoch;
-  /** Where the caller last read. @GuardedBy("lock") */
-  private long callerPos;
-  /** The caller wakes an idle streamer once it reads at or past here. @GuardedBy("lock") */
-  private long wakeStreamerAt = Long.MAX_VALUE;
-  /** The streamer waits with nothing to stream (for tests). @GuardedBy("lock") */
-  private boolean streamerWaiting;
-  /** Where the read-ahead limit stopped the streamer at its last look, -1 if it did not. @GuardedBy("lock") */
-  private long limitedAt = -1;
-  /** How often the caller took its reads back ({@link #handBack}). @GuardedBy("lock") */
-  private int handedBack;
-  /** Whether a rebuild of this reader has come back with its bytes (the first pays the setup). */
-  private boolean rebuiltOnce;
-  /** @GuardedBy("lock") */
-  private boolean closed;
-  /** @GuardedBy("lock") */
-  private Thread streamer;
-  /** Bytes the streamer has read from HDFS. */
-  private final AtomicLong streamedBytes = new AtomicLong();
-  /** Why the streamer could not open its stream: the caller goes back to HDFS's stream. @GuardedBy("lock") */
-  private IOException openFailure;
 
   /** Thrown by {@link #read} when this reader cannot serve: read from HDFS's own stream instead. */
   static final class FallBack extends IOException {
@@ -205,30 +130,36 @@ final class SequentialReader implements SequentialSource {
     }
   }
 
+  private final ReadWindow w;
+  private final Object lock;
+  private final BlockVerdicts verdicts;
+  private final SubblockDeadlines deadlines;
+  private final DegradedReader degraded;
+  private final WindowFeed feed;
+  private final WindowRebuilds rebuilds;
+  /** How often the caller took its reads back ({@link #handBack}). @GuardedBy("lock") */
+  private int handedBack;
+
   SequentialReader(Opener opener, StripeLayout layout, ProactiveReader proactive, DegradedReader rebuilds,
       BufferPool buffers, LongConsumer uncount, ProactiveReader.Outcome outcome, int window,
       double deadlineFactor, long minDeadlineMillis, SubblockTimes times, BlockPrefetch.Budget keepBudget) {
-    this.opener = opener;
-    this.layout = layout;
-    this.rebuilds = rebuilds;
-    this.buffers = buffers;
-    this.uncount = uncount;
-    this.outcome = outcome;
-    this.fileLength = layout.fileLength();
-    this.subblock = layout.subblockSize();
-    this.window = Math.max(2, window);
     this.deadlines = new SubblockDeadlines(times, deadlineFactor, minDeadlineMillis);
-    this.verdicts = new BlockVerdicts(lock, layout, proactive, rebuilds, deadlines);
-    this.kept = new KeptSubblocks(buffers, keepBudget, subblock);
-    this.slots = new WindowSlot[this.window];
-    for (int x = 0; x < this.window; x++) {
-      slots[x] = new WindowSlot();
-    }
+    this.w = new ReadWindow(layout, window, buffers, outcome, deadlines, proactive, rebuilds, keepBudget);
+    this.lock = w.lock;
+    this.verdicts = w.verdicts;
+    this.degraded = rebuilds;
+    this.rebuilds = new WindowRebuilds(w, rebuilds);
+    this.feed = new WindowFeed(w, this.rebuilds, rebuilds, opener, uncount);
   }
 
   /** What this reader decided about each block, and the questions the caller's own reads ask. */
   BlockVerdicts verdicts() {
     return verdicts;
+  }
+
+  /** Whether any DataNode is suspect for this client: blocks are fetched ahead only then. */
+  boolean anySuspect() {
+    return degraded.anySuspect();
   }
 
   /**
@@ -257,24 +188,24 @@ final class SequentialReader implements SequentialSource {
   }
 
   private int read(long pos, int len, Sink sink) throws IOException {
-    long g = pos / subblock;
+    long g = pos / w.subblock;
     synchronized (lock) {
       fastPiece = null;
       fastTo = 0;
-      if (closed) {
+      if (w.closed) {
         throw new IOException("Stream closed");
       }
       moveWindow(g);
-      callerPos = pos;
-      if (pos >= wakeStreamerAt) {
-        wakeStreamerAt = Long.MAX_VALUE;
+      w.callerPos = pos;
+      if (pos >= w.wakeStreamerAt) {
+        w.wakeStreamerAt = Long.MAX_VALUE;
         lock.notifyAll(); // the read-ahead limit moved
       }
-      WindowSlot slot = slots[(int) (g % window)];
+      WindowSlot slot = w.slotOf(g);
       int within = (int) (pos - slot.start);
       while (true) {
-        if (openFailure != null) {
-          throw new FallBack("the read-ahead stream could not be opened", openFailure);
+        if (w.openFailure != null) {
+          throw new FallBack("the read-ahead stream could not be opened", w.openFailure);
         }
         if (slot.rebuilt != null) {
           int n = Math.min(len, slot.len - within);
@@ -309,7 +240,7 @@ final class SequentialReader implements SequentialSource {
           Thread.currentThread().interrupt();
           throw new InterruptedIOException("interrupted while reading " + pos);
         }
-        if (closed) {
+        if (w.closed) {
           throw new IOException("Stream closed");
         }
       }
@@ -318,21 +249,17 @@ final class SequentialReader implements SequentialSource {
 
   /**
    * Starts a rebuild of the slot when it is late or on a listed straggler and parity
-   * can rescue it; returns how long the caller may wait before looking again.
+   * can rescue it; returns how long the caller may wait before looking again. @GuardedBy("lock")
    */
   private long maybeRebuild(WindowSlot slot) {
     long deadline = deadlines.deadline();
-    long rebuilding = System.nanoTime() - slot.rebuildStart;
-    if (slot.rebuilding && slot.skipStream && slot.error == null && slot.rebuildReadsLeft.get() > 0
-        && rebuilding >= RACE_LATE_REBUILD * deadline
-        && (rebuiltOnce || rebuilding >= SubblockDeadlines.COLD_BAR_NANOS)) {
-      // A rebuild this late with a piece's read still out waits on a slow piece of its own:
-      // the DataNode left to parity (listed, or late before) may be healthy while another one
+    long now = System.nanoTime();
+    if (SlotLateness.rebuildWaitsOnItsOwn(slot, now, deadline, RACE_LATE_REBUILD, w.rebuiltOnce)) {
+      // The DataNode left to parity (listed, or late before) may be healthy while another one
       // is slow, one the list missed. Stream the subblock as well; whichever answers first
-      // serves, and a stream that wins hands the rest of its block back to streaming (see
-      // stream()). A rebuild whose reads are all in waits on the rest (the parity, the coder),
-      // and this reader's first one is given the cold bar: it also pays for what a task's new
-      // JVM sets up on its first decode (the coder's native library, the Redis and DataNode
+      // serves, and a stream that wins hands the rest of its block back to streaming. A
+      // reader's first rebuild is given the cold bar: it also pays for what a task's new JVM
+      // sets up on its first decode (the coder's native library, the Redis and DataNode
       // connections), seconds on shared cores; raced, a straggler's stream won and took its
       // block back for good.
       slot.skipStream = false;
@@ -340,437 +267,91 @@ final class SequentialReader implements SequentialSource {
         // The streamer may be held up elsewhere (ahead, on a DataNode that is restarting):
         // read the subblock from its own DataNode on the pool as well.
         slot.raced = true;
-        startRace(slot);
+        rebuilds.race(slot);
       }
       lock.notifyAll();
       if (LOG.isDebugEnabled()) {
         LOG.debug("rebuild of subblock {} late ({} ms): streaming it too", slot.g,
-            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - slot.rebuildStart));
+            TimeUnit.NANOSECONDS.toMillis(now - slot.rebuildStart));
       }
     }
     if (slot.rebuilding || slot.rebuildFailed) {
-      return TimeUnit.MILLISECONDS.toNanos(50);
+      return LOOK_AGAIN_NANOS;
     }
-    boolean late;
-    if (slot.error != null) {
-      late = true; // the stream failed here (a dead DataNode): parity may still answer
-    } else if (verdicts.takeLateByCaller(slot.g)) {
-      late = true; // the caller's own reads of it were late already (lateForCaller)
-    } else {
-      // The caller waits on a slot only once the slots before it are in, so a slot the
-      // streamer has not begun means the streamer is stuck in an earlier, abandoned one
-      // (or still opening its stream after a seek): the wait counts from when the caller
-      // began it.
-      long now = System.nanoTime();
-      long since = slot.streamStart == 0 ? slot.waitSince : Math.min(slot.streamStart, slot.waitSince);
-      long waited = now - since;
-      late = waited >= deadline;
-      if (!late) {
-        return deadline - waited;
-      }
-      if (!deadlines.timed()) {
-        // No subblock timed yet (a new task's JVM): the first deadline is a guess, not this
-        // cluster's speed, and a cold JVM's first bytes of a block take a connection, a
-        // DataNode's block open and the JIT's warm-up, on cores its wave's other tasks share.
-        // Judge the subblock by its own progress: late once it has waited the cold bar, or
-        // sooner if, at the rate its bytes arrive after the first read, the whole subblock
-        // would take that long. A healthy
-        // DataNode slower than the guess, or slow to start, is then streamed, not handed to
-        // parity for nothing (each such rebuild cost a task a Redis connect and a block of
-        // parity checks and decoding when two in a row left the block to parity).
-        long bar = deadlines.coldBar(deadline);
-        if (waited < bar && !slot.projectedLate(now, bar)) {
-          return Math.min(bar - waited, TimeUnit.MILLISECONDS.toNanos(20));
-        }
+    // A failed stream (a dead DataNode) is late at once, parity may still answer; so is a
+    // subblock the caller's own reads found late already (lateForCaller).
+    if (slot.error == null && !verdicts.takeLateByCaller(slot.g)) {
+      long wait = SlotLateness.waitOrLate(slot, now, deadline, deadlines.timed(), deadlines.coldBar(deadline));
+      if (wait != SlotLateness.LATE) {
+        return wait;
       }
     }
     if (!verdicts.rescuable(slot.g)) {
-      return TimeUnit.MILLISECONDS.toNanos(50);
+      return LOOK_AGAIN_NANOS;
     }
-    startRebuild(slot);
-    long block = verdicts.blockOf(slot.g);
+    rebuilds.start(slot);
+    long block = w.blockOf(slot.g);
     boolean takeOver = verdicts.late(block, slot.error != null);
     if (LOG.isDebugEnabled()) {
       LOG.debug("subblock {} late (stream began {} ms ago, {} of {} bytes in, deadline {} ms){}", slot.g,
-          slot.streamStart == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - slot.streamStart),
+          slot.streamStart == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(now - slot.streamStart),
           slot.filled, slot.len, TimeUnit.NANOSECONDS.toMillis(deadline),
           takeOver ? ": the rest of block " + block + " is left to parity" : "");
     }
     if (takeOver) {
       // The block's DataNode keeps failing or falling behind: the rest of the block goes to parity.
-      for (WindowSlot s : slots) {
-        if (s.g > slot.g && verdicts.blockOf(s.g) == block && !s.complete() && !s.rebuilding && !s.rebuildFailed) {
-          startRebuild(s);
+      for (WindowSlot s : w.slots()) {
+        if (s.g > slot.g && w.blockOf(s.g) == block && !s.complete() && !s.rebuilding && !s.rebuildFailed) {
+          rebuilds.start(s);
         }
       }
     }
-    return TimeUnit.MILLISECONDS.toNanos(50);
+    return LOOK_AGAIN_NANOS;
   }
 
-  private void releasePieces(WindowSlot s) {
-    if (s.pieces != null) {
-      for (byte[] b : s.pieces) {
-        buffers.release(b);
-      }
-      s.pieces = null;
-    }
-  }
-
-  /** Makes subblock g the window's first, keeping what is already read of the window's rest. */
+  /** Makes subblock g the window's first, keeping what is already read of the window's rest. @GuardedBy("lock") */
   private void moveWindow(long g) {
-    if (head >= 0 && g >= head && g < head + window) {
-      if (g == head) {
-        return;
-      }
-      for (long x = head; x < g; x++) {
-        recycle(slots[(int) (x % window)]);
-      }
-      long oldEnd = head + window;
-      head = g;
-      for (long x = oldEnd; x < g + window; x++) {
-        assign(slots[(int) (x % window)], x);
-      }
-    } else {
-      epoch++;
-      for (WindowSlot s : slots) {
-        recycle(s);
-      }
-      head = g;
-      for (long x = g; x < g + window; x++) {
-        assign(slots[(int) (x % window)], x);
-      }
+    if (!w.moveTo(g, this::assigned)) {
+      return;
     }
-    kept.dropBefore(head);
     // Rebuilds deferred while their block was ahead of the caller start once it is reached.
-    long callerBlock = verdicts.blockOf(head);
+    long callerBlock = w.blockOf(w.head);
     if (verdicts.leftToParity(callerBlock)) {
-      for (WindowSlot s : slots) {
-        if (s.g >= head && verdicts.blockOf(s.g) == callerBlock && !s.complete() && !s.rebuilding && !s.rebuildFailed
+      for (WindowSlot s : w.slots()) {
+        if (s.g >= w.head && w.blockOf(s.g) == callerBlock && !s.complete() && !s.rebuilding && !s.rebuildFailed
             && verdicts.rescuable(s.g)) {
-          startRebuild(s);
+          rebuilds.start(s);
         }
       }
     }
-    ensureStreamer();
+    feed.ensureStreamer();
     lock.notifyAll();
   }
 
-  private void recycle(WindowSlot s) {
-    if (s.rebuilt != null) {
-      buffers.release(s.rebuilt);
-    }
-    s.reset();
-  }
-
-  private void assign(WindowSlot s, long g) {
-    recycle(s);
-    long start = g * subblock;
-    if (start >= fileLength) {
-      s.g = g;
-      s.start = start;
-      s.len = 0;
+  /** A subblock came into the window. @GuardedBy("lock") */
+  private void assigned(WindowSlot s) {
+    if (s.len == 0) {
       return;
     }
-    s.g = g;
-    s.start = start;
-    s.len = (int) Math.min(subblock, fileLength - start);
-    if (s.pieces == null) {
-      s.pieces = new byte[(subblock + PIECE - 1) / PIECE][];
-      for (int i = 0; i < s.pieces.length; i++) {
-        s.pieces[i] = buffers.borrow(Math.min(PIECE, subblock - i * PIECE));
-      }
+    verdicts.firstSight(s.g); // a listed straggler, or one late for this client, is never streamed
+    long block = w.blockOf(s.g);
+    if (verdicts.leftToParity(block) && block == w.blockOf(w.head) && !s.complete() && verdicts.rescuable(s.g)) {
+      rebuilds.start(s); // a block ahead of the caller's waits until the caller reaches it
     }
-    byte[] mine = kept.take(g);
-    if (mine != null) {
-      s.rebuilt = mine; // a rebuild of an earlier block read it: served from memory
-      countSubstripe(false);
-    }
-    verdicts.firstSight(g); // a listed straggler, or one late for this client, is never streamed
-    long block = verdicts.blockOf(g);
-    if (verdicts.leftToParity(block) && block == verdicts.blockOf(head) && !s.complete() && verdicts.rescuable(g)) {
-      startRebuild(s); // a block ahead of the caller's waits until the caller reaches it
-    }
-  }
-
-  private void startRebuild(WindowSlot s) {
-    s.rebuilding = true;
-    s.rebuildStart = System.nanoTime();
-    s.skipStream = true;
-    long g = s.g;
-    long myEpoch = epoch;
-    SubblockAddress a = layout.locate(s.start);
-    s.rebuildReadsLeft.set(0);
-    CompletableFuture<byte[]> f = rebuilds.rebuild(a.stripe, a.substripe, a.dataIndex, outcome, s.rebuildReadsLeft,
-        held);
-    f.thenAccept(bytes -> {
-      synchronized (lock) {
-        if (closed || epoch != myEpoch || s.g != g) {
-          buffers.release(bytes); // the caller moved on
-          return;
-        }
-        s.rebuilding = false;
-        s.rebuildStart = 0;
-        if (s.rebuilt != null) {
-          if (bytes != null) {
-            buffers.release(bytes); // the race read served it first
-          }
-          lock.notifyAll();
-          return;
-        }
-        if (bytes == null) {
-          s.rebuildFailed = true;
-          s.skipStream = false; // parity cannot answer: the streamer reads it after all
-          verdicts.rebuildFailed(verdicts.blockOf(g));
-        } else if (s.filled == s.len) {
-          buffers.release(bytes); // the stream won
-        } else {
-          s.rebuilt = bytes;
-          rebuiltOnce = true;
-          countSubstripe(true);
-          decodedPerBlock.merge(verdicts.blockOf(g), 1, Integer::sum);
-          if (s.streamStart != 0 && verdicts.leftToParity(verdicts.blockOf(g))) {
-            // The stream was under way and lost, and its block was left to parity: what it
-            // took so far shows the straggler (a single late subblock is no evidence).
-            rebuilds.streamed(a.stripe, a.dataIndex, s.filled, System.nanoTime() - s.streamStart, true);
-          }
-        }
-        lock.notifyAll();
-      }
-    });
-  }
-
-  /** Reads slot s's bytes on the pool, racing its late rebuild; the first to come serves. */
-  private void startRace(WindowSlot s) {
-    long g = s.g;
-    long myEpoch = epoch;
-    rebuilds.readRange(s.start, s.len).thenAccept(bytes -> {
-      if (bytes == null) {
-        return;
-      }
-      synchronized (lock) {
-        if (closed || epoch != myEpoch || s.g != g || s.complete()) {
-          buffers.release(bytes);
-          return;
-        }
-        s.rebuilt = bytes; // its own DataNode answered first
-        countSubstripe(false);
-        if (s.rebuilding) {
-          // As when the stream beats a rebuild: its DataNode serves, the rebuild waited on another.
-          streamedAfterAll(verdicts.blockOf(g));
-        }
-        lock.notifyAll();
-      }
-    });
-  }
-
-  /**
-   * A read of its own DataNode beat a rebuild of a subblock of {@code block}: if the block
-   * was left to parity, its DataNode serves after all (the rebuild waited on another), and
-   * the rest of the block is streamed again, racing the rebuilds under way. @GuardedBy("lock")
-   */
-  private void streamedAfterAll(long block) {
-    if (verdicts.streamedAfterAll(block)) {
-      for (WindowSlot o : slots) {
-        if (verdicts.blockOf(o.g) == block && o.rebuilding && o.error == null) {
-          o.skipStream = false;
-        }
-      }
-    }
-  }
-
-  private void countSubstripe(boolean decoded) {
-    synchronized (outcome) {
-      outcome.substripes++;
-      if (decoded) {
-        outcome.decoded++;
-      }
-    }
-  }
-
-  private void ensureStreamer() {
-    if (streamer == null && !closed) {
-      Thread t = DaemonThreads.daemon(new WindowStreamer(new StreamerSide(), opener, uncount, fileLength, PIECE,
-          streamedBytes), "pocache-stream");
-      streamer = t;
-      t.start();
-    }
-  }
-
-  /** The window as its streamer sees it: the next read to make, and what a read's outcome means. */
-  private final class StreamerSide implements WindowStreamer.Window {
-    @Override
-    public WindowStreamer.Claim claim() throws InterruptedException {
-      synchronized (lock) {
-        long idleSince = 0;
-        WindowSlot slot;
-        while (true) {
-          if (closed) {
-            return null;
-          }
-          slot = next();
-          if (slot != null) {
-            break;
-          }
-          if (idleSince == 0) {
-            idleSince = System.nanoTime();
-          }
-          // Held back by the read-ahead limit, the caller's progress wakes it (a moved
-          // window or a close wakes it anyway).
-          wakeStreamerAt = limitedAt >= 0 ? callerPos + CHUNK / 4 : Long.MAX_VALUE;
-          streamerWaiting = true;
-          try {
-            lock.wait();
-          } finally {
-            streamerWaiting = false;
-          }
-        }
-        if (slot.streamStart == 0) {
-          slot.streamStart = System.nanoTime();
-        } else if (idleSince != 0) {
-          // Paused inside this slot at the read-ahead limit: the pause is not the DataNode's time.
-          slot.streamStart += System.nanoTime() - idleSince;
-        }
-        return new WindowStreamer.Claim(slot, epoch, Math.min(CHUNK, slot.len - slot.filled));
-      }
-    }
-
-    @Override
-    public void landed(WindowStreamer.Claim c, int n, IOException error) {
-      WindowSlot slot = c.slot;
-      synchronized (lock) {
-        if (epoch != c.epoch || slot.g != c.g) {
-          return; // the window moved while this read ran: its bytes are not wanted
-        }
-        if (error != null) {
-          slot.error = error;
-          slot.skipStream = true; // until the caller decides (rebuild or throw)
-          verdicts.streamFailed(verdicts.blockOf(slot.g)); // its DataNodes failed (the stream gives up at once)
-        } else {
-          slot.filled += n;
-          if (slot.firstBytesAt == 0 && n > 0) {
-            slot.firstBytesAt = System.nanoTime();
-            slot.firstFilled = slot.filled;
-          }
-          if (slot.filled == slot.len) {
-            streamedWhole(slot);
-          }
-        }
-        lock.notifyAll();
-      }
-    }
-
-    @Override
-    public void openFailed(IOException e) {
-      synchronized (lock) {
-        openFailure = e;
-        lock.notifyAll();
-      }
-    }
-
-    @Override
-    public void failed(Throwable t) {
-      synchronized (lock) {
-        for (WindowSlot s : slots) {
-          if (!s.complete() && s.error == null) {
-            s.error = new IOException("read-ahead failed", t);
-          }
-        }
-        lock.notifyAll();
-      }
-    }
-
-    @Override
-    public void exited() {
-      synchronized (lock) {
-        streamer = null;
-        if (closed) {
-          for (WindowSlot s : slots) {
-            releasePieces(s);
-          }
-        }
-      }
-    }
-  }
-
-  /** The streamer read the whole of a slot: timed, unless a rebuild had served it first. @GuardedBy("lock") */
-  private void streamedWhole(WindowSlot slot) {
-    long took = System.nanoTime() - slot.streamStart;
-    SubblockAddress a = layout.locate(slot.start);
-    long block = verdicts.blockOf(slot.g);
-    if (slot.rebuilt == null) {
-      deadlines.learn(took);
-      countSubstripe(false);
-      verdicts.onTime(block);
-      rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, false, slot.rebuilding);
-      if (slot.rebuilding) {
-        // The stream beat a rebuild: its DataNode serves, the rebuild waited on another.
-        streamedAfterAll(block);
-      }
-    } else if (verdicts.leftToParity(block)) {
-      rebuilds.streamed(a.stripe, a.dataIndex, slot.len, took, true); // late: the rebuild served
-    }
-  }
-
-  /**
-   * How far ahead of the caller the streamer may read: as far past the caller as the
-   * caller has read of its block (at least a chunk), and at most one chunk into the
-   * next block. A task reads one block (its split) and only a little past its end, to
-   * finish its last record; a window of read-ahead into the next block would cost that
-   * block's DataNode, and the task that reads it, time for bytes nobody reads. A reader
-   * of whole files ramps up again at each block, as quickly as it reads. @GuardedBy("lock")
-   */
-  private long readAheadLimit() {
-    long blockSize = layout.blockSize();
-    long blockStart = callerPos / blockSize * blockSize;
-    long limit = callerPos + Math.max(CHUNK, callerPos - blockStart);
-    return Math.min(limit, blockStart + blockSize + CHUNK);
-  }
-
-  /** The first slot of the window the streamer should read, or null. @GuardedBy("lock") */
-  private WindowSlot next() {
-    if (head < 0) {
-      return null;
-    }
-    limitedAt = -1;
-    long callerBlock = verdicts.blockOf(head);
-    long limit = readAheadLimit();
-    for (long x = head; x < head + window; x++) {
-      WindowSlot s = slots[(int) (x % window)];
-      if (s.g != x || !s.wantsStream()) {
-        continue;
-      }
-      if (s.start + s.filled >= limit) {
-        limitedAt = s.start + s.filled;
-        return null;
-      }
-      long block = verdicts.blockOf(x);
-      if (block != callerBlock && verdicts.leftToParity(block)) {
-        return null;
-      }
-      return s;
-    }
-    return null;
   }
 
   @Override
   public void close() {
     synchronized (lock) {
-      if (closed) {
+      if (w.closed) {
         return;
       }
-      closed = true;
-      for (WindowSlot s : slots) {
-        if (s.rebuilt != null) {
-          buffers.release(s.rebuilt);
-          s.rebuilt = null;
-        }
-      }
-      kept.dropBefore(Long.MAX_VALUE);
+      w.closed = true;
+      w.releaseRebuilt();
+      w.kept.dropBefore(Long.MAX_VALUE);
       verdicts.close();
-      if (streamer == null) {
-        for (WindowSlot s : slots) {
-          releasePieces(s);
-        }
+      if (w.streamer == null) {
+        w.releasePieces();
       }
       lock.notifyAll();
     }
@@ -778,7 +359,7 @@ final class SequentialReader implements SequentialSource {
 
   /** Lets rebuilds copy the other pieces from the caller's whole-block prefetch (null: none any more). */
   void fetchesAhead(BlockPrefetch prefetch) {
-    ahead = prefetch;
+    rebuilds.fetchesAhead(prefetch);
   }
 
   /**
@@ -787,61 +368,7 @@ final class SequentialReader implements SequentialSource {
    */
   boolean holds(long pos) {
     synchronized (lock) {
-      return kept.holds(pos / subblock);
-    }
-  }
-
-  /**
-   * The other pieces a rebuild needs, from memory where this reader has them: a subblock
-   * kept from an earlier rebuild, a streamed slot of the window, or the prefetch's blocks.
-   * Pieces read from DataNodes for blocks the caller has not reached are kept, as long as
-   * the budget allows and the prefetch is not fetching their block anyway.
-   */
-  private final class Held implements PieceRebuilds.Held {
-    @Override
-    public boolean copy(long at, byte[] b, int n) {
-      long g = at / subblock;
-      if (at != g * subblock) {
-        return false;
-      }
-      synchronized (lock) {
-        if (closed) {
-          return false;
-        }
-        if (kept.copy(g, b, n)) {
-          return true;
-        }
-        if (head >= 0 && g >= head && g < head + window) {
-          WindowSlot s = slots[(int) (g % window)];
-          if (s.g == g && n <= s.len && s.complete()) {
-            if (s.rebuilt != null) {
-              System.arraycopy(s.rebuilt, 0, b, 0, n);
-            } else {
-              for (int done = 0; done < n; done += PIECE) {
-                System.arraycopy(s.pieces[done / PIECE], 0, b, done, Math.min(PIECE, n - done));
-              }
-            }
-            return true;
-          }
-        }
-      }
-      BlockPrefetch p = ahead;
-      return p != null && p.copy(at, b, n);
-    }
-
-    @Override
-    public void offer(long at, byte[] b, int n) {
-      long g = at / subblock;
-      long block = verdicts.blockOf(g);
-      BlockPrefetch p = ahead;
-      if (at != g * subblock || p != null && p.fetching(block)) {
-        return;
-      }
-      synchronized (lock) {
-        if (!closed && head >= 0 && block > verdicts.blockOf(head) && g >= head + window) {
-          kept.offer(g, b, n);
-        }
-      }
+      return w.kept.holds(pos / w.subblock);
     }
   }
 
@@ -849,7 +376,7 @@ final class SequentialReader implements SequentialSource {
 
   /**
    * Whether the caller, which handed its reads over at a late subblock
-   * ({@link #lateForCaller}), may read the subblock starting at {@code pos} itself again:
+   * ({@link BlockVerdicts#lateForCaller}), may read the subblock starting at {@code pos} itself again:
    * the late one is behind it, nothing of its block is left to parity, no rebuild is under
    * way or owed, and the read-ahead has not finished it. A late read that was a pause (a
    * collection in the client or a DataNode, a busy core) then costs one rebuild and the
@@ -857,34 +384,29 @@ final class SequentialReader implements SequentialSource {
    * drops what it has of the subblocks not yet read; the next {@link #read} starts it again.
    */
   boolean handBack(long pos) {
-    long g = pos / subblock;
-    if (pos != g * subblock || pos >= fileLength) {
+    long g = pos / w.subblock;
+    if (pos != g * w.subblock || pos >= w.fileLength) {
       return false;
     }
     synchronized (lock) {
-      if (closed || openFailure != null || verdicts.lateByCallerPending() || head < 0 || g < head
-          || g >= head + window) {
+      if (w.closed || w.openFailure != null || verdicts.lateByCallerPending() || !w.holds(g) || g < w.head) {
         return false;
       }
-      long block = verdicts.blockOf(g);
+      long block = w.blockOf(g);
       if (verdicts.leftToParity(block) || verdicts.down(block) || verdicts.unrescuable(block)) {
         return false;
       }
-      for (WindowSlot s : slots) {
+      for (WindowSlot s : w.slots()) {
         if (s.g >= g && (s.rebuilding || s.rebuilt != null || s.error != null)) {
           return false;
         }
       }
-      if (slots[(int) (g % window)].complete()) {
+      if (w.slotOf(g).complete()) {
         return false; // read ahead already: served from memory
       }
       fastPiece = null;
       fastTo = 0;
-      epoch++;
-      for (WindowSlot s : slots) {
-        recycle(s);
-      }
-      head = -1; // the streamer waits until the caller hands over again
+      w.clear(); // the streamer waits until the caller hands over again
       handedBack++;
       lock.notifyAll();
       return true;
@@ -900,41 +422,25 @@ final class SequentialReader implements SequentialSource {
 
   /** The caller took the end of a subblock from outside this reader: one more substripe read without parity. */
   void deliveredElsewhere() {
-    countSubstripe(false);
+    w.countSubstripe(false);
   }
 
   /** Whether the streamer waits with nothing left to stream until the caller moves on (for tests). */
   boolean streamerWaiting() {
     synchronized (lock) {
-      return streamerWaiting;
+      return w.streamerWaiting;
     }
   }
 
   /** Bytes the streamer has read from HDFS so far (for tests). */
   long streamedBytes() {
-    return streamedBytes.get();
+    return feed.streamedBytes();
   }
 
   /** Subblocks rebuilt from parity so far, per block of the file (for tests). */
   Map<Long, Integer> decodedPerBlock() {
     synchronized (lock) {
-      return new HashMap<>(decodedPerBlock);
+      return new HashMap<>(w.decodedPerBlock);
     }
-  }
-
-  /** Whether two views of a file hold the same blocks (ids, generation stamps, lengths). */
-  static boolean sameBlocks(List<org.apache.hadoop.hdfs.protocol.LocatedBlock> a,
-      List<org.apache.hadoop.hdfs.protocol.LocatedBlock> b) {
-    if (a.size() != b.size()) {
-      return false;
-    }
-    for (int x = 0; x < a.size(); x++) {
-      org.apache.hadoop.hdfs.protocol.ExtendedBlock p = a.get(x).getBlock();
-      org.apache.hadoop.hdfs.protocol.ExtendedBlock q = b.get(x).getBlock();
-      if (!p.equals(q) || p.getGenerationStamp() != q.getGenerationStamp() || p.getNumBytes() != q.getNumBytes()) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -209,7 +209,10 @@ public class TestStripedSequentialReads {
       assertTrue("internal block 1 has no location", stalled >= 0);
       try (PoCacheFileSystem fs = c.pocacheClient()) {
         try (FSDataInputStream in = fs.open(p)) {
-          byte[] first = new byte[CHUNK_SUBSTRIPES * (3 * 64 << 10) + 100];
+          // Exactly the first chunk: HDFS's stream opens its block readers at the next read,
+          // after the stall begins (a reader opened before it would stream the rest of its
+          // internal block undelayed, the DataNode's delay being per block read).
+          byte[] first = new byte[CHUNK_SUBSTRIPES * (3 * 64 << 10)];
           in.readFully(first);
           assertEquals(-1, DataPattern.firstMismatch(96, 0, first, 0, first.length));
           c.hdfs.throttle(stalled).setDelayPerRead(3000);
