@@ -108,7 +108,7 @@ final class CachedFileStreams {
             shared.connectToDnViaHostname, striped ? shared.cellFallbacks : shared.rangeFallbacks, shared.warnings);
       }
     } catch (LinkageError e) {
-      shared.warnings.once(PoCacheFileSystem.MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
+      shared.warnings.once(Warnings.MISMATCHED_JAR, e); // pieces are read by HDFS's positional reads
     }
     SequentialReader.Opener failFastOpener = striped ? null : failFastOpener(in, path);
     // A rebuild's reads of the other pieces: a replicated file's through fail-fast streams,

@@ -177,7 +177,7 @@ final class DirectBlockReads {
         }
       } catch (LinkageError e) {
         mismatched = true; // a class or method of another shape: no direct reads in this JVM
-        warnings.once(PoCacheFileSystem.MISMATCHED_JAR, e);
+        warnings.once(Warnings.MISMATCHED_JAR, e);
       }
     }
     if (!striped && watch != null && watch.rescuable() && noLocationLeft(s, j0, i)) {
@@ -222,7 +222,7 @@ final class DirectBlockReads {
         }
       } catch (LinkageError e) {
         mismatched = true;
-        warnings.once(PoCacheFileSystem.MISMATCHED_JAR, e);
+        warnings.once(Warnings.MISMATCHED_JAR, e);
       }
     }
     if (watch.rescuable() && noLocationLeft(at)) {

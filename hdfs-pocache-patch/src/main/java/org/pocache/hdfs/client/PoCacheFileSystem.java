@@ -16,7 +16,6 @@
 package org.pocache.hdfs.client;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.EnumSet;
 import java.util.Map;
@@ -37,14 +36,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.util.Progressable;
 import org.pocache.cache.DaemonThreads;
-import org.pocache.cache.ParityStore;
 import org.pocache.cache.RedisSettings;
 import org.pocache.coder.CodeParameters;
 import org.pocache.coder.CoderKind;
@@ -52,7 +47,6 @@ import org.pocache.coder.Coders;
 import org.pocache.coder.ErasureCoder;
 import org.pocache.hdfs.client.buffer.BufferPool;
 import org.pocache.hdfs.client.write.CachedWrites;
-import org.pocache.hdfs.client.write.ParityEncoder;
 import org.pocache.manager.PoCacheConfig;
 import org.pocache.manager.PoCacheConfigKeys;
 import org.pocache.manager.CacheExclusions;
@@ -60,9 +54,6 @@ import org.pocache.manager.protocol.DescriptorLookup;
 import org.pocache.manager.protocol.ManagerAddresses;
 import org.pocache.manager.protocol.ManagerClient;
 import org.pocache.manager.protocol.ParityDescriptor;
-import org.pocache.manager.protocol.ParitySeals;
-import org.pocache.manager.protocol.ReadReport;
-import org.pocache.manager.protocol.Reservation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,9 +75,12 @@ import org.slf4j.LoggerFactory;
  * unreachable, a descriptor for another file length) gives the vanilla stream and
  * is counted ({@link #fallbacks()}).
  *
- * <p><b>Size.</b> Long because it is a FileSystem: the overrides HDFS clients call,
- * and the lifecycle of what its streams share (the read pool, the parity store, the
- * Manager client, the counters); reading and writing are in their own classes.
+ * <p><b>Parts.</b> Here: the overrides HDFS clients call, the lifecycle of what its
+ * streams share (the read pool, the parity store, the Manager's client) and the counters
+ * operators and tests read. Which stream an open gets, and the read reports: {@link
+ * ReadOpens}; a cached file's streams: {@link CachedFileStreams}; writes: {@link
+ * CachedWrites}; the Manager's client: {@link ManagerConnection}; Redis: {@link
+ * RedisConnection}.
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -104,27 +98,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Decides which new files are cached on write, and wraps their streams; null while POCache is off. */
   private CachedWrites writes;
   private Configuration conf;
-  /**
-   * Made at the first open or create of a file that is not excluded ({@link #manager()}):
-   * an ApplicationMaster, a job client or a NodeManager's localizer that only touches
-   * staging files never loads the Manager's protocol (a few hundred classes, a connection).
-   */
-  private volatile ManagerClient manager;
-  private final Object managerLock = new Object();
-  /**
-   * The user this FileSystem was made for, as HDFS's client keeps it: the Manager's client
-   * is made as this user whichever thread first needs it, so that lookups, reservations
-   * and read reports are this user's, as the NameNode calls of this FileSystem are.
-   */
-  private org.apache.hadoop.security.UserGroupInformation owner;
-  /** The Managers of this file system's nameservice (one per NameNode of an HA pair). */
-  private java.util.List<InetSocketAddress> managerAddresses;
-  private int managerTimeout;
+  /** The Managers, reached at the first open or create of a file that is not excluded. */
+  private ManagerConnection managers;
   /** Redis, reached when parity is first needed. */
   private RedisConnection redis;
   private ExecutorService pool;
   /** Descriptor lookups, run while HDFS opens the file; the caller runs one itself when all are busy. */
   private ThreadPoolExecutor lookups;
+  /** Which stream an open gets. */
+  private ReadOpens opens;
   private BufferPool buffers;
   private SlowSources slowSources;
   /** The read keys, read once. */
@@ -133,21 +115,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private CachedFileStreams cachedStreams;
   private final Map<Long, ErasureCoder> coders = new ConcurrentHashMap<>();
   private final AtomicLong fallbacks = new AtomicLong();
-  private final AtomicLong staleDescriptors = new AtomicLong();
-  private final AtomicLong proactiveOpens = new AtomicLong();
-  private final AtomicLong readerFills = new AtomicLong();
-  private final AtomicLong readerFillsCommitted = new AtomicLong();
   /** Reads of an erasure-coded file's pieces left to HDFS's striped stream (DirectBlockReads). */
   private final AtomicLong cellFallbacks = new AtomicLong();
   /** Reads of a replicated file's pieces left to HDFS's positional read (DirectBlockReads). */
   private final AtomicLong rangeFallbacks = new AtomicLong();
-  private final AtomicLong readSubstripes = new AtomicLong();
-  private final AtomicLong decodedSubstripes = new AtomicLong();
-  private final AtomicLong parityGets = new AtomicLong();
   /** Commits, notices and reports started and not yet done. */
   private PendingWork pendingWork;
-  /** Positional reads of files without cached parity whose blocks were read at once. */
-  private final AtomicLong parallelBlockReads = new AtomicLong();
   private StragglerView stragglerView;
 
   @Override
@@ -159,7 +132,6 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       return;
     }
     this.conf = conf;
-    owner = org.apache.hadoop.security.UserGroupInformation.getCurrentUser();
     settings = ReadSettings.from(conf);
     buffers = new BufferPool(settings.bufferPoolBytes);
     int stragglerRefreshMillis = PoCacheConfig.getInt(conf, PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY,
@@ -178,7 +150,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     p.allowCoreThreadTimeOut(true);
     pool = p;
     pendingWork = new PendingWork(p);
-    stragglerView = new StragglerView(stragglerRefreshMillis, p, () -> manager, slowSources::drainObservations);
+    stragglerView = new StragglerView(stragglerRefreshMillis, p, this::managerIfMade, slowSources::drainObservations);
     redis = new RedisConnection(conf, fallbacks);
     CachedFileStreams.Shared shared = new CachedFileStreams.Shared();
     shared.settings = settings;
@@ -197,7 +169,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     shared.warnings = warnings;
     shared.cellFallbacks = cellFallbacks;
     shared.rangeFallbacks = rangeFallbacks;
-    shared.report = this::report;
+    shared.report = (d, o) -> opens.report(d, o);
     cachedStreams = new CachedFileStreams(shared);
     w.manager = this::manager;
     w.redis = redis::get;
@@ -207,17 +179,18 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     w.fallbacks = (what, why, warn) -> {
       fallbacks.incrementAndGet();
       if (warn) {
-        warnOnce(why instanceof LinkageError ? MISMATCHED_JAR : what, why);
+        warnOnce(why instanceof LinkageError ? Warnings.MISMATCHED_JAR : what, why);
       }
     };
     writes = new CachedWrites(w);
     lookups = new ThreadPoolExecutor(0, LOOKUP_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<Runnable>(),
         DaemonThreads.numbered("pocache-lookup"), new ThreadPoolExecutor.CallerRunsPolicy());
+    opens = new ReadOpens(shared, cachedStreams, this::manager, this::managerIfMade, lookups, pendingWork, fallbacks);
     int timeout = PoCacheConfig.getInt(conf, PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_KEY,
         PoCacheConfigKeys.MANAGER_RPC_TIMEOUT_DEFAULT, 1, 600_000);
-    managerTimeout = timeout;
     try {
-      managerAddresses = ManagerAddresses.of(conf, uri);
+      managers = new ManagerConnection(conf, org.apache.hadoop.security.UserGroupInformation.getCurrentUser(),
+          ManagerAddresses.of(conf, uri), timeout, stragglerView::refresh, this::managerUnavailable);
     } catch (RuntimeException | LinkageError e) {
       managerUnavailable(e);
     }
@@ -229,27 +202,14 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * open that needed the client reads anything.
    */
   private ManagerClient manager() {
-    ManagerClient m = manager;
-    if (m != null || !pocacheEnabled) {
-      return m;
-    }
-    synchronized (managerLock) {
-      if (manager == null && pocacheEnabled) {
-        try {
-          manager = owner.doAs((java.security.PrivilegedExceptionAction<ManagerClient>) () ->
-              new ManagerClient(managerAddresses, conf, managerTimeout));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          managerUnavailable(new IOException("interrupted while connecting to the Manager", e));
-          return null;
-        } catch (IOException | RuntimeException | LinkageError e) {
-          managerUnavailable(e);
-          return null;
-        }
-        stragglerView.refresh(manager); // a task's one open should already know the stragglers
-      }
-      return manager;
-    }
+    ManagerConnection m = managers;
+    return m == null || !pocacheEnabled ? null : m.get();
+  }
+
+  /** The Manager's client if it was made; never makes it. */
+  private ManagerClient managerIfMade() {
+    ManagerConnection m = managers;
+    return m == null ? null : m.ifMade();
   }
 
   /** The Manager's client could not even be made (a Hadoop client this jar was not built for): plain HDFS. */
@@ -287,7 +247,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Opens that fell back to plain HDFS because of a cache-side problem. */
   public long fallbacks() {
-    ManagerClient m = manager;
+    ManagerClient m = managerIfMade();
     return fallbacks.get() + (m == null ? 0 : m.failedLookups());
   }
 
@@ -297,7 +257,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * NameNode's answer): read as plain HDFS, also counted in {@link #fallbacks()}.
    */
   public long staleDescriptors() {
-    return staleDescriptors.get();
+    return opens == null ? 0 : opens.staleDescriptors();
   }
 
   /** Connects to Redis that failed (each stands for dfs.pocache.redis.breaker.open.ms). */
@@ -307,13 +267,13 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Calls to the Manager it did not answer within the timeout. */
   public long managerCallsUnanswered() {
-    ManagerClient m = manager;
+    ManagerClient m = managerIfMade();
     return m == null ? 0 : m.unansweredCalls();
   }
 
   /** Calls not made because the Manager had not answered shortly before (see {@link ManagerClient}). */
   public long managerCallsSkipped() {
-    ManagerClient m = manager;
+    ManagerClient m = managerIfMade();
     return m == null ? 0 : m.skippedCalls();
   }
 
@@ -329,17 +289,17 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Opens that got a proactive stream. */
   public long proactiveOpens() {
-    return proactiveOpens.get();
+    return opens == null ? 0 : opens.proactiveOpens();
   }
 
   /** Read misses the Manager handed to this client to fill while reading. */
   public long readerFills() {
-    return readerFills.get();
+    return opens == null ? 0 : opens.readerFills();
   }
 
   /** Of those, the ones whose parity this client uploaded and committed. */
   public long readerFillsCommitted() {
-    return readerFillsCommitted.get();
+    return opens == null ? 0 : opens.readerFillsCommitted();
   }
 
   /** Data pieces proactive reads left to parity because their DataNode was slow (see {@link SlowSources}). */
@@ -349,12 +309,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   /** Substripes (or subblocks of sequential reads) that proactive streams served. */
   public long readSubstripes() {
-    return readSubstripes.get();
+    return opens == null ? 0 : opens.readSubstripes();
   }
 
   /** Of those, the ones rebuilt from parity because a data piece was late or left to parity. */
   public long decodedSubstripes() {
-    return decodedSubstripes.get();
+    return opens == null ? 0 : opens.decodedSubstripes();
   }
 
   /**
@@ -363,7 +323,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    * those in which a piece lagged behind its peers.
    */
   public long parityGets() {
-    return parityGets.get();
+    return opens == null ? 0 : opens.parityGets();
   }
 
   /** Writes whose caching was abandoned (Redis failing or too slow, commit refused). */
@@ -440,131 +400,26 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     if (exclusions.excludedBy(path) != null) {
       return super.open(f, bufferSize); // a job's staging or history file: never cached, not worth a lookup
     }
-    // Ask the Manager while the NameNode is asked for the block locations. A task's first
-    // open also makes the Manager's client, connects and fetches the straggler list there:
-    // tens of milliseconds in a new JVM, which the NameNode's answer takes as well.
-    boolean readerFills = settings.fillMaxBytes > 0;
-    Future<DescriptorLookup> lookup;
-    try {
-      lookup = lookups.submit(() -> {
-        ManagerClient manager = manager();
-        return manager == null ? null : manager.lookupForRead(path, readerFills);
-      });
-    } catch (java.util.concurrent.RejectedExecutionException closed) {
-      lookup = java.util.concurrent.CompletableFuture.completedFuture(null);
-    }
+    // Ask the Manager while the NameNode is asked for the block locations.
+    Future<DescriptorLookup> lookup = opens.lookup(path);
     FSDataInputStream vanilla;
     try {
       vanilla = openInHdfs(f, bufferSize);
     } catch (IOException | RuntimeException | LinkageError e) {
-      releaseFill(lookup, "the reader could not open the file: " + e);
+      opens.releaseFill(lookup, "the reader could not open the file: " + e);
       throw e;
     }
-    try {
-      FSDataInputStream p = tryPoCache(lookup, vanilla, path);
-      return p != null ? p : withParallelBlocks(vanilla);
-    } catch (java.io.InterruptedIOException e) {
-      throw e;
-    } catch (IOException e) {
-      // Setting up the parity path must never fail an open that HDFS itself answered.
-      fallbacks.incrementAndGet();
-      warnOnce("A POCache open fell back to HDFS", e);
-      return vanilla;
-    } catch (RuntimeException | LinkageError e) {
-      fallbacks.incrementAndGet();
-      if (e instanceof LinkageError) {
-        warnOnce(MISMATCHED_JAR, e);
-      } else {
-        LOG.debug("POCache open of {} fell back to HDFS", f, e);
-      }
-      releaseFill(lookup, "the reader's open failed: " + e);
-      return vanilla;
-    }
-  }
-
-  /**
-   * HDFS's stream for a file the Manager keeps no parity for; with
-   * {@code dfs.pocache.read.parallel.blocks}, one whose positional reads across blocks of a
-   * replicated file read the blocks at once ({@link ParallelBlockPreads}).
-   */
-  private FSDataInputStream withParallelBlocks(FSDataInputStream vanilla) {
-    if (!settings.parallelBlocks || !(vanilla instanceof HdfsDataInputStream)) {
-      return vanilla;
-    }
-    java.io.InputStream in = ((HdfsDataInputStream) vanilla).getWrappedStream();
-    if (!(in instanceof DFSInputStream) || in instanceof org.apache.hadoop.hdfs.DFSStripedInputStream) {
-      return vanilla; // HDFS reads an erasure-coded file's cells at once already
-    }
-    return new ParallelBlockPreads((DFSInputStream) in, pool, statistics, parallelBlockReads);
+    return opens.streamFor(lookup, vanilla, path);
   }
 
   /** Positional reads of files without cached parity whose blocks were read at once. */
   public long parallelBlockReads() {
-    return parallelBlockReads.get();
+    return opens == null ? 0 : opens.parallelBlockReads();
   }
 
   /** HDFS's own open (DistributedFileSystem's); a seam for tests that race it against the Manager's lookup. */
   FSDataInputStream openInHdfs(Path f, int bufferSize) throws IOException {
     return super.open(f, bufferSize);
-  }
-
-  /**
-   * Hands a fill reservation the lookup may have brought back to the Manager's fill
-   * worker. Waits for the lookup if it is still running (bounded by the Manager RPC
-   * timeout): a reservation nobody fills would otherwise block the file until it expires.
-   */
-  private void releaseFill(Future<DescriptorLookup> lookup, String why) {
-    try {
-      DescriptorLookup r = lookup.get();
-      if (r != null && r.hasFill()) {
-        manager.abort(r.getFill().getId(), why);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // the reservation expires
-    } catch (Exception e) {
-      LOG.debug("fill reservation not handed back (it expires): {}", e.toString());
-    }
-  }
-
-  private FSDataInputStream tryPoCache(Future<DescriptorLookup> lookup, FSDataInputStream vanilla,
-      String path) throws IOException {
-    DescriptorLookup r;
-    try {
-      r = lookup.get(); // the lookup is bounded by the Manager RPC timeout and never throws
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      vanilla.close();
-      throw new java.io.InterruptedIOException("interrupted while asking the POCache Manager");
-    } catch (java.util.concurrent.ExecutionException e) {
-      fallbacks.incrementAndGet();
-      LOG.debug("POCache descriptor lookup failed", e.getCause());
-      return null;
-    }
-    if (r == null) {
-      return null;
-    }
-    if (!(vanilla instanceof HdfsDataInputStream)
-        || !(((HdfsDataInputStream) vanilla).getWrappedStream() instanceof DFSInputStream)) {
-      releaseFill(lookup, "an encrypted file");
-      return null; // an encrypted file: POCache stays out of the way
-    }
-    DFSInputStream in = (DFSInputStream) ((HdfsDataInputStream) vanilla).getWrappedStream();
-    if (r.hasFill()) {
-      return tryFill(r.getFill(), in);
-    }
-    ParityDescriptor d = r.hasParity() ? r.getParity() : null;
-    if (d == null) {
-      return null;
-    }
-    if (d.getLength() == 0 && in.getFileLength() == 0) {
-      return null; // nothing to read: HDFS's stream answers as it always does
-    }
-    if (!madeFor(d, in)) {
-      return null;
-    }
-    PoCacheInputStream stream = cachedStreams.open(d, in, path);
-    proactiveOpens.incrementAndGet();
-    return new PoCacheDataInputStream(in, stream);
   }
 
   /** How often the fail-fast client's streams asked the NameNode for a file's blocks (for tests). */
@@ -580,35 +435,6 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return failFast;
   }
 
-  /**
-   * Whether descriptor {@code d} was made for the blocks {@code in} reads: the same
-   * length and the same block ids, generation stamps and lengths. Parity made for other
-   * blocks would rebuild bytes of another file (an overwrite between the Manager's lookup
-   * and the NameNode's answer to the open) and must never meet this stream's data.
-   */
-  private boolean madeFor(ParityDescriptor d, DFSInputStream in) {
-    String unusable = d.getState() == ParityDescriptor.State.CACHED ? ParitySeals.readProblem(d)
-        : ParitySeals.problem(d);
-    if (unusable != null) {
-      fallbacks.incrementAndGet();
-      warnOnce("POCache reads files without parity", new IOException(unusable));
-      return false;
-    }
-    try {
-      if (d.getLength() == in.getFileLength() && d.getBlocksDigest() != 0
-          && d.getBlocksDigest() == BlockListDigest.of(in.getAllBlocks())) {
-        return true;
-      }
-    } catch (IOException e) {
-      LOG.debug("The blocks of {} could not be listed: {}", d.getPath(), e.toString());
-    }
-    fallbacks.incrementAndGet();
-    staleDescriptors.incrementAndGet();
-    LOG.debug("The POCache descriptor of {} (generation {}) was made for other blocks than the stream opened; "
-        + "reading it as plain HDFS", d.getPath(), d.getGeneration());
-    return false;
-  }
-
   /** Logs a fall-back to plain HDFS at WARN the first time one of its kind happens in this JVM, else at DEBUG. */
   private void warnOnce(String what, Throwable why) {
     warnings.once(what, why);
@@ -618,42 +444,6 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private final Warnings warnings = Warnings.CLIENT;
   /** Streams for sequential reads of cached files on the caller's thread; null until the first. @GuardedBy("this") */
   private FailFastClient failFast;
-  /** What a LinkageError from POCache's own code means, and what to do about it. */
-  static final String MISMATCHED_JAR = "POCache's classes do not fit this Hadoop client (a class or method is"
-      + " missing or of another shape: install the drop-in jar built for this Hadoop line); files are read and"
-      + " written as plain HDFS";
-
-  /**
-   * A read miss the Manager handed to this reader: a stream that encodes what it
-   * reads and uploads the parity (see {@link FillingInputStream}), or, when this
-   * client cannot, the reservation goes back (the fill worker takes it over).
-   */
-  private FSDataInputStream tryFill(Reservation fill, DFSInputStream in) {
-    ParityDescriptor d = fill.getParity();
-    long accumulators = d.getLayout() == ParityDescriptor.Layout.STRIPED ? (long) d.getM() * d.getCellSize()
-        : (long) d.getM() * d.getBlockSize();
-    ParityStore s = redis.get();
-    String why = s == null ? "the reader cannot reach Redis"
-        : !madeFor(d, in) ? "the file changed"
-        : accumulators > settings.fillMaxBytes ? "the reader's parity accumulators (" + accumulators + " bytes) exceed "
-            + PoCacheConfigKeys.READ_FILL_MAX_KEY + " = " + settings.fillMaxBytes
-        : null;
-    if (why != null) {
-      try {
-        manager.abort(fill.getId(), why);
-      } catch (IOException | RuntimeException | LinkageError e) {
-        LOG.debug("fill reservation {} not handed back (it expires): {}", fill.getId(), e.toString());
-      }
-      return null;
-    }
-    ErasureCoder coder = coderFor(d);
-    readerFills.incrementAndGet();
-    PositionedReadable preads = settings.parallelBlocks && d.getLayout() != ParityDescriptor.Layout.STRIPED
-        ? new ParallelBlockPreads(in, pool, statistics, parallelBlockReads) : in;
-    return new PoCacheDataInputStream(in, new FillingInputStream(in, preads, fill.getId(), d,
-        new ParityEncoder(d, s, coder, buffers),
-        manager, pendingWork::run, readerFillsCommitted));
-  }
 
   /** The coder of {@code d}'s k and m, one per pair for all of this FileSystem's readers and writers. */
   private ErasureCoder coderFor(ParityDescriptor d) {
@@ -667,34 +457,6 @@ public class PoCacheFileSystem extends DistributedFileSystem {
    */
   Set<String> stragglers() {
     return stragglerView.listed();
-  }
-
-  /** Tells the Manager how parity fared, off the caller's thread; failures only cost the report. */
-  private void report(ParityDescriptor d, ProactiveReader.Outcome o) {
-    ProactiveReader.Outcome c = o.snapshot();
-    if (c.substripes == 0) {
-      return;
-    }
-    readSubstripes.addAndGet(c.substripes);
-    decodedSubstripes.addAndGet(c.decoded);
-    parityGets.addAndGet(c.parityFetches);
-    ReadReport.Outcome outcome = c.parityCorrupt ? ReadReport.Outcome.PARITY_CORRUPT
-        : c.parityMissing ? ReadReport.Outcome.PARITY_MISSING
-        : c.cacheError ? ReadReport.Outcome.CACHE_ERROR
-        : c.decoded > 0 ? ReadReport.Outcome.STRAGGLER_MASKED
-        : ReadReport.Outcome.PARITY_HIT;
-    ReadReport r = new ReadReport(d.getFileId(), d.getGeneration(), outcome, slowSources.drainObservations());
-    try {
-      pendingWork.run(() -> {
-        try {
-          manager.reportRead(r);
-        } catch (IOException | RuntimeException | LinkageError e) {
-          LOG.debug("Read report for {} not delivered: {}", d.getPath(), e.toString());
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException closed) {
-      // closing
-    }
   }
 
   /**
@@ -713,16 +475,16 @@ public class PoCacheFileSystem extends DistributedFileSystem {
 
   @Override
   public void close() throws IOException {
-    if ((proactiveOpens.get() > 0 || cachedWrites() > 0 || shortWrites() > 0 || fallbacks() > 0)
+    if ((proactiveOpens() > 0 || cachedWrites() > 0 || shortWrites() > 0 || fallbacks() > 0)
         && !loggingShutDown()) {
       LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
           + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
           + " skipped, {} failed Redis connects), {} cached writes ({} abandoned), {} writes left to reads (shorter"
           + " than " + writeMinBlocks + " blocks), {} reader fills, {} erasure-coded pieces read through HDFS's"
           + " striped stream, {} replicated pieces through its positional read",
-          proactiveOpens.get(), readSubstripes.get(), decodedSubstripes.get(), skippedPieces(), fallbacks(),
-          staleDescriptors.get(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures(),
-          cachedWrites(), abandonedWrites(), shortWrites(), readerFills.get(), cellFallbacks.get(),
+          proactiveOpens(), readSubstripes(), decodedSubstripes(), skippedPieces(), fallbacks(),
+          staleDescriptors(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures(),
+          cachedWrites(), abandonedWrites(), shortWrites(), readerFills(), cellFallbacks.get(),
           rangeFallbacks.get());
     }
     if (pendingWork != null) {
@@ -751,8 +513,8 @@ public class PoCacheFileSystem extends DistributedFileSystem {
       if (lookups != null) {
         lookups.shutdown();
       }
-      if (manager != null) {
-        manager.close();
+      if (managers != null) {
+        managers.close();
       }
       for (ErasureCoder c : coders.values()) {
         c.close();

@@ -29,6 +29,11 @@ final class Warnings {
   /** The client's one instance: a fallback is said once per JVM. */
   static final Warnings CLIENT = new Warnings(LoggerFactory.getLogger(PoCacheFileSystem.class));
 
+  /** What a LinkageError from POCache's own code means, and what to do about it. */
+  static final String MISMATCHED_JAR = "POCache's classes do not fit this Hadoop client (a class or method is"
+      + " missing or of another shape: install the drop-in jar built for this Hadoop line); files are read and"
+      + " written as plain HDFS";
+
   private final Logger log;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
