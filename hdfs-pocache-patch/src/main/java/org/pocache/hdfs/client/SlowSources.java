@@ -15,7 +15,6 @@
  */
 package org.pocache.hdfs.client;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Collections;
 import java.util.List;
@@ -26,7 +25,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.pocache.manager.protocol.ReadReport;
-import org.pocache.manager.server.StragglerMonitor;
 
 /**
  * Which data pieces a proactive read leaves to parity, so that a straggler's
@@ -55,9 +53,8 @@ import org.pocache.manager.server.StragglerMonitor;
  * {@value #MAX_BACKLOG} or more such abandoned reads still running is skipped
  * outright, without probes, until some of them end.
  *
- * <p><b>Size.</b> One class because history, probes, backlogs and long reads are one
- * skip policy over one per-DataNode state: split, they would share that state across
- * classes.
+ * <p>What the reads found of each DataNode for the Manager's read reports is kept beside,
+ * in {@link ReadObservations}.
  */
 final class SlowSources {
   static final int WINDOW = 4;
@@ -65,8 +62,6 @@ final class SlowSources {
   static final int PROBE_EVERY = 8;
   /** Abandoned reads still running on one DataNode past which its pieces are left to parity. */
   static final int MAX_BACKLOG = 2;
-  /** How long a read must have been in flight before a report counts it. */
-  static final long IN_FLIGHT_MIN_MILLIS = 1000;
 
   private final Supplier<Set<String>> stragglers;
   private final Supplier<Set<String>> seenByClients;
@@ -78,8 +73,8 @@ final class SlowSources {
   /** Skip decisions for pieces whose every replica is listed, for their probes. */
   private final AtomicLong replicatedListed = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
-  /** Finished data reads per DataNode, not yet reported to the Manager. */
-  private final Map<String, Busy> observed = new ConcurrentHashMap<>();
+  /** How long this client's data reads of each DataNode took, for the Manager's straggler list. */
+  private final ReadObservations observations = new ReadObservations();
   /** Abandoned reads still running, per DataNode. */
   private final Map<String, AtomicInteger> backlogs = new ConcurrentHashMap<>();
   private final AtomicInteger backlog = new AtomicInteger();
@@ -331,148 +326,29 @@ final class SlowSources {
     return out;
   }
 
-  /**
-   * A data read of {@code bytes} from the one DataNode in {@code dataNodes} starts now;
-   * until the returned action runs (when it ends, however it ends; exactly once) it is
-   * in flight, and a report while it has run for {@value #IN_FLIGHT_MIN_MILLIS} ms or
-   * more counts it (see {@link #drainObservations}). Null when not attributed
-   * (several replicas).
-   */
+  /** A data read from {@code dataNodes} starts now: see {@link ReadObservations#reading}. */
   Runnable reading(List<String> dataNodes, long bytes) {
-    if (dataNodes.size() != 1 || bytes <= 0) {
-      return null;
-    }
-    Busy b = observed.computeIfAbsent(dataNodes.get(0), x -> new Busy());
-    long[] read = {System.nanoTime(), bytes};
-    b.start(read);
-    return () -> b.end(read);
+    return observations.reading(dataNodes, bytes);
   }
 
-  /**
-   * A data read of {@code bytes} from the one DataNode in {@code dataNodes} took
-   * {@code nanos}, ending now. Late reads count too, when they end: they are what
-   * shows a straggler. Pieces with several replicas are not attributed.
-   */
+  /** A data read from {@code dataNodes} ended now: see {@link ReadObservations#observed}. */
   void observed(List<String> dataNodes, long bytes, long nanos) {
-    if (dataNodes.size() != 1 || bytes <= 0 || nanos < 0) {
-      return;
-    }
-    long end = System.nanoTime();
-    observed(dataNodes, bytes, end - nanos, end);
+    observations.observed(dataNodes, bytes, nanos);
   }
 
-  /** A data read of {@code bytes} ran from {@code startNanos} to {@code endNanos} (System.nanoTime). */
+  /** A data read from {@code dataNodes} ran from {@code startNanos} to {@code endNanos}. */
   void observed(List<String> dataNodes, long bytes, long startNanos, long endNanos) {
-    if (dataNodes.size() != 1 || bytes <= 0 || endNanos < startNanos) {
-      return;
-    }
-    observed.computeIfAbsent(dataNodes.get(0), x -> new Busy()).add(bytes, startNanos, endNanos);
+    observations.observed(dataNodes, bytes, startNanos, endNanos);
   }
 
-  /**
-   * Removes and returns the observations of DataNodes that served at least
-   * {@link StragglerMonitor#MIN_CLIENT_SAMPLE_BYTES} since the last report (the
-   * Manager ignores smaller samples); smaller ones keep accumulating. The time of an
-   * observation is how long this client had reads outstanding on the DataNode (the
-   * union of the reads' spans, not their sum), so a DataNode serving four reads at
-   * once does not look four times slower than one serving them in turn: the rate is
-   * what the DataNode delivered to this client while it was asked for something.
-   *
-   * <p>Reads still in flight for {@value #IN_FLIGHT_MIN_MILLIS} ms or more count as if
-   * their bytes had all arrived by now, which is at least as fast as they really are:
-   * a straggler's read that parity made unnecessary may run for a minute, and the
-   * Manager should not wait for it to end to hear that the DataNode is slow. Such a
-   * read counts again in every report until it ends, each time with its time so far,
-   * and then once more with its true time.
-   */
+  /** The observations for the next read report: see {@link ReadObservations#drain}. */
   List<ReadReport.Observation> drainObservations() {
     return drainObservations(System.nanoTime());
   }
 
+  /** As {@link #drainObservations()}, at {@code nowNanos} (System.nanoTime). */
   List<ReadReport.Observation> drainObservations(long nowNanos) {
-    List<ReadReport.Observation> out = new ArrayList<>();
-    for (Map.Entry<String, Busy> e : observed.entrySet()) {
-      long[] taken = e.getValue().takeIfAtLeast(StragglerMonitor.MIN_CLIENT_SAMPLE_BYTES, nowNanos);
-      if (taken != null) {
-        out.add(new ReadReport.Observation(e.getKey(), taken[0], taken[1] / 1e6));
-      }
-    }
-    return out;
-  }
-
-  /** Bytes one DataNode served since the last report and the spans of the reads that served them. */
-  static final class Busy {
-    /** Spans kept before they are folded into {@link #foldedNanos}. */
-    private static final int MAX_SPANS = 512;
-    private long bytes;
-    private long foldedNanos;
-    private final List<long[]> spans = new ArrayList<>();
-    /** Reads under way: {start nanos, bytes}. */
-    private final List<long[]> inFlight = new ArrayList<>();
-
-    synchronized void start(long[] read) {
-      inFlight.add(read);
-    }
-
-    synchronized void end(long[] read) {
-      inFlight.remove(read);
-    }
-
-    synchronized void add(long n, long start, long end) {
-      bytes += n;
-      spans.add(new long[] {start, end});
-      if (spans.size() >= MAX_SPANS) {
-        foldedNanos += union(spans); // a read overlapping the folded ones later counts a little twice
-        spans.clear();
-      }
-    }
-
-    /**
-     * {bytes, busy nanoseconds} of the finished reads, with the reads in flight for
-     * {@link #IN_FLIGHT_MIN_MILLIS} or more as of {@code nowNanos}, and a fresh start
-     * for the finished ones; or null (and nothing changes) below {@code minBytes}.
-     */
-    synchronized long[] takeIfAtLeast(long minBytes, long nowNanos) {
-      long total = bytes;
-      List<long[]> all = spans;
-      for (long[] r : inFlight) {
-        if (nowNanos - r[0] >= IN_FLIGHT_MIN_MILLIS * 1_000_000L) {
-          if (all == spans) {
-            all = new ArrayList<>(spans);
-          }
-          total += r[1];
-          all.add(new long[] {r[0], nowNanos});
-        }
-      }
-      if (total < minBytes || total == 0) {
-        return null;
-      }
-      long[] out = {total, foldedNanos + union(all)};
-      bytes = 0;
-      foldedNanos = 0;
-      spans.clear();
-      return out;
-    }
-
-    /** The total length of the union of {@code spans} (sorted in place). */
-    static long union(List<long[]> spans) {
-      spans.sort((a, b) -> Long.compare(a[0], b[0]));
-      long total = 0;
-      long from = Long.MIN_VALUE;
-      long to = Long.MIN_VALUE;
-      for (long[] s : spans) {
-        if (from == Long.MIN_VALUE || s[0] > to) {
-          if (from != Long.MIN_VALUE) {
-            total += to - from;
-          }
-          from = s[0];
-          to = s[1];
-        } else if (s[1] > to) {
-          to = s[1];
-        }
-      }
-      return from == Long.MIN_VALUE ? total : total + (to - from);
-    }
+    return observations.drain(nowNanos);
   }
 
   /** Pieces left to parity so far. */

@@ -207,7 +207,7 @@ public class TestSlowSources {
 
   @Test
   public void manySpansAreFoldedWithoutLosingTime() {
-    SlowSources.Busy b = new SlowSources.Busy();
+    ReadObservations.Busy b = new ReadObservations.Busy();
     for (int r = 0; r < 2000; r++) {
       b.add(1000, r * 10L, r * 10L + 5); // 5 ns busy in every 10
     }
