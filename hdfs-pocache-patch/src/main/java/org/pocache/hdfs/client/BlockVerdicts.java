@@ -343,7 +343,12 @@ final class BlockVerdicts {
 
   /**
    * Subblock {@code g} was read whole from its DataNode, outside the reader's window (by the
-   * caller or a prefetch), in {@code nanos}: timed and reported as a streamed one.
+   * caller or a prefetch), in {@code nanos}: timed and reported as a streamed one. Read
+   * within the per-subblock deadline (the factor times the recent mean of this client's
+   * subblocks, without the floor), it was on time against its peers: a DataNode the
+   * Manager lists on its heartbeats alone (under load a healthy one now and then looks
+   * slow for seconds) is then read by this client again, as a proactive read's on-time
+   * piece has it read. A straggler a tenth as fast as its peers never is.
    */
   void readElsewhere(long g, long nanos) {
     long start = g * subblock;
@@ -351,12 +356,13 @@ final class BlockVerdicts {
     if (len <= 0) {
       return;
     }
+    long perSub = deadlines.perSubblock(); // before this one counts in the mean
     deadlines.learn(nanos);
     synchronized (lock) {
       lateInRow.remove(blockOf(g)); // on time: the late ones were not in a row
     }
     SubblockAddress a = layout.locate(start);
-    rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false);
+    rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false, perSub > 0 && nanos < perSub);
   }
 
   /**

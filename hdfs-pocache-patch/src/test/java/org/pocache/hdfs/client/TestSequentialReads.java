@@ -456,6 +456,50 @@ public class TestSequentialReads {
   }
 
   /**
+   * A DataNode the Manager lists on its heartbeats alone while this client reads it at its
+   * peers' pace (under load a healthy DataNode's heartbeats now and then look slow for a few
+   * seconds): the list leaves its blocks to parity until a probe reads one, and the probe's
+   * subblock, on time against the mean of the other DataNodes' subblocks, has this client
+   * read that DataNode again for as long as the listing lasts.
+   */
+  @Test
+  public void aDataNodeListedOnHeartbeatsButOnTimeForThisClientIsReadAgainAfterAProbe() throws Exception {
+    Path p = new Path("/sequential/listed-healthy");
+    cachedFile(p, 37);
+    String[] dn = new String[4];
+    for (int i = 0; i < 4; i++) {
+      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
+    }
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50"); // how often this client refreshes the list
+    noPrefetchUnderWay();
+    try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), c)) {
+      try (FSDataInputStream in = reader.open(p)) {
+        in.seek(BLOCK); // this client's clock: the other DataNodes' blocks, read on time
+        readExactly(in, 37, BLOCK, 3 * BLOCK, 4096);
+      }
+      list(dn, dn[0], false);
+      GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[0]), 20, 10_000);
+      java.util.List<Integer> decoded = new java.util.ArrayList<>();
+      int streamedInARow = 0;
+      while (streamedInARow < 2 && decoded.size() < 4 * SlowSources.PROBE_EVERY) {
+        try (FSDataInputStream in = reader.open(p)) {
+          readExactly(in, 37, 0, BLOCK, 4096);
+          int n = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0);
+          decoded.add(n);
+          streamedInARow = n == 0 ? streamedInARow + 1 : 0;
+        }
+      }
+      assertTrue("the listing lasted", reader.stragglers().contains(dn[0]));
+      assertEquals("block 0 streamed by two opens in a row after a probe (subblocks decoded per open: " + decoded
+          + ")", 2, streamedInARow);
+      assertTrue("left to parity before the probe: " + decoded, decoded.get(0) > 0);
+    } finally {
+      list(dn, null, false);
+    }
+  }
+
+  /**
    * A stream still open reports what it has read so far with the client's next look at
    * the straggler list, not only when it closes: a task streaming a straggler's block
    * closes its stream when its split is read, and the Manager judges the straggler
