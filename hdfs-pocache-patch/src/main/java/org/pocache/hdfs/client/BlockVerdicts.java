@@ -342,15 +342,24 @@ final class BlockVerdicts {
   }
 
   /**
-   * Subblock {@code g} was read whole from its DataNode, outside the reader's window (by the
-   * caller or a prefetch), in {@code nanos}: timed and reported as a streamed one. Read
-   * within the per-subblock deadline (the factor times the recent mean of this client's
-   * subblocks, without the floor), it was on time against its peers: a DataNode the
-   * Manager lists on its heartbeats alone (under load a healthy one now and then looks
-   * slow for seconds) is then read by this client again, as a proactive read's on-time
-   * piece has it read. A straggler a tenth as fast as its peers never is.
+   * Subblock {@code g} was read whole from its DataNode by the caller itself, outside the
+   * reader's window, in {@code nanos}: timed and reported as a streamed one. Read within
+   * the per-subblock deadline (the factor times the recent mean of this client's subblocks,
+   * without the floor), it was on time against its peers: a DataNode the Manager lists on
+   * its heartbeats alone (under load a healthy one now and then looks slow for seconds) is
+   * then read by this client again, as a proactive read's on-time piece has it read. A
+   * straggler a tenth as fast as its peers never is.
    */
   void readElsewhere(long g, long nanos) {
+    readElsewhere(g, nanos, true);
+  }
+
+  /**
+   * As {@link #readElsewhere(long, long)}; {@code byCaller} false: read by a fetch ahead,
+   * on the pool beside other fetches, whose times say less about the DataNode against its
+   * peers (on time by the deadline only, as a stream's subblock).
+   */
+  private void readElsewhere(long g, long nanos, boolean byCaller) {
     long start = g * subblock;
     int len = (int) Math.min(subblock, fileLength - start);
     if (len <= 0) {
@@ -362,7 +371,7 @@ final class BlockVerdicts {
       lateInRow.remove(blockOf(g)); // on time: the late ones were not in a row
     }
     SubblockAddress a = layout.locate(start);
-    rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false, perSub > 0 && nanos < perSub);
+    rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false, byCaller && perSub > 0 && nanos < perSub);
   }
 
   /**
@@ -374,7 +383,7 @@ final class BlockVerdicts {
    */
   boolean fetchedAhead(long g, long nanos) {
     if (nanos < deadlines.wholeSubblock()) {
-      readElsewhere(g, nanos);
+      readElsewhere(g, nanos, false);
       return true;
     }
     long start = g * subblock;
