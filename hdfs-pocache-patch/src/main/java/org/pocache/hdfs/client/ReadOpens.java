@@ -146,7 +146,7 @@ final class ReadOpens {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the reservation expires
-    } catch (Exception e) {
+    } catch (Exception | LinkageError e) {
       LOG.debug("fill reservation not handed back (it expires): {}", e.toString());
     }
   }
