@@ -1273,7 +1273,8 @@ and 4 MiB positional reads, over files with cached parity (/ex/cpu/cached) and w
 (/ex/cpu/plain, without a straggler only: one is admitted and filled with one); then CPU per GiB
 written (4 files of M MiB, default 256, and 4 files of one full stripe, k blocks; POCache at its
 default protection, integrity; --write-mib 0 skips both). N runs (default 5), each one stock and one POCache JVM in
-turns, each measuring R rounds (default 3) of at least 512 MiB after two such rounds to warm up; per phase (no straggler, and
+turns, each measuring R rounds (default 3) of at least 512 MiB after at least two such rounds to warm up
+(and on until the JIT compiler threads take under 5% of a round's CPU, at most 10); per phase (no straggler, and
 DataNode i at 1/F of the cluster's rate) the medians over runs, their min and max, and
 POCache/stock. --profile DIR: per phase, mode and pattern one more JVM under async-profiler
 (fetched from Maven Central; JFR if it cannot be), and its top frames in DIR. JSON in F (default docs/results/cluster/read-cpu.json).

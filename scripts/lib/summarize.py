@@ -438,11 +438,14 @@ def read_cpu(out, dn, factor, rate, *runs):
     by = {}
     listed = {}
     extra = {}
+    jit_total = {}  # per mode: the JIT compiler threads' CPU seconds over each whole JVM
     for r in runs:
         phase, mode, run, was_listed, path = r.split(":", 4)
         listed[phase] = was_listed
         with open(path) as f:
             d = json.load(f)
+        if d.get("jit_s_total") is not None:
+            jit_total.setdefault(mode, []).append(d["jit_s_total"])
         if mode == "pocache":
             e = extra.setdefault(phase, {"proactive_opens": [], "fallbacks": []})
             e["proactive_opens"].append(d.get("proactive_opens"))
@@ -469,6 +472,15 @@ def read_cpu(out, dn, factor, rate, *runs):
                "ratio": statistics.median(p) / statistics.median(s), "ratio_per_run": stats(paired),
                "stock_wall_ms": stats(sw), "pocache_wall_ms": stats(pw),
                "wall_ratio": statistics.median(pw) / statistics.median(sw)}
+        for mode in ("stock", "pocache"):
+            # What the JIT threads still spent in the measured rounds (after a warm-up that lasts
+            # until they are nearly idle), and how many warm-up rounds that took.
+            jit = [cell[mode][k].get("jit_s_per_gib_median") for k in sorted(cell[mode])]
+            if jit and all(x is not None for x in jit):
+                row[mode + "_jit_s_per_gib"] = stats(jit)
+            warm = [cell[mode][k].get("warmup_rounds") for k in sorted(cell[mode])]
+            if warm and all(x is not None for x in warm):
+                row[mode + "_warmup_rounds"] = stats(warm)
         counters = [cell["pocache"][k].get("pocache_counters") for k in sorted(cell["pocache"])]
         if all(counters):
             # POCache's read counters over each run's measured rounds (parity GETs, rebuilds, ...).
@@ -480,7 +492,8 @@ def read_cpu(out, dn, factor, rate, *runs):
     result = {"command": "scripts/pocache bench read-cpu", "datanode_rate_mib_s": rate,
               "straggler": {"datanode": dn, "factor": float(factor), "listed": listed.get("straggler")},
               "runs": max(len(c["stock"]) for c in by.values()) if by else 0,
-              "pocache_counters": extra, "rows": rows}
+              "pocache_counters": extra,
+              "jit_s_per_jvm": {m: stats(v) for m, v in jit_total.items() if v}, "rows": rows}
     with open(out, "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")

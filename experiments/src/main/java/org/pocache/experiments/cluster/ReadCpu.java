@@ -42,12 +42,16 @@ import org.apache.hadoop.fs.Path;
  * by {@code --mode}; the cluster's site files decide everything else), every access
  * pattern over every file of the given directories, and the process CPU time (user +
  * system, all threads: the caller's, the read pool's, the Manager client's) the JVM
- * spent per GiB read. Each pattern is read {@code --warmup} rounds (default 2) to warm up
- * (JIT, connections, buffer pools), then {@code --rounds} rounds measured, each round
- * reading the files as many times as it takes to read {@code --min-mib} (default 512
- * MiB); the JVM's own CPU between rounds (GC, timers) counts, as it does for any
- * reading process. Run by {@code scripts/pocache
- * bench read-cpu}, which alternates stock and POCache JVMs and takes medians over runs.
+ * spent per GiB read. Each pattern is read at least {@code --warmup} rounds (default 2) to
+ * warm up (JIT, connections, buffer pools), and on until the JIT compiler threads took
+ * under 5% of a round's CPU (at most 10 rounds); then {@code --rounds} rounds are
+ * measured, each reading the files as many times as it takes to read {@code --min-mib}
+ * (default 512 MiB). The JVM's own CPU between rounds (GC, timers) counts, as it does for
+ * any reading process; what the JIT threads still spent in a measured round is reported
+ * beside it ({@code jit_s_per_gib}), and so is the CPU they spent over the whole JVM
+ * ({@code jit_s_total}): compiling the read path is paid once per JVM, not per byte. Run
+ * by {@code scripts/pocache bench read-cpu}, which alternates stock and POCache JVMs and
+ * takes medians over runs.
  *
  * <pre>
  *   seq4k seq64k seq1m   read(byte[]) calls of 4 KiB, 64 KiB, 1 MiB front to back
@@ -158,14 +162,29 @@ public final class ReadCpu {
         for (String pattern : patterns) {
           // Warm-up rounds: the JIT compiles a read path over the first GiB or so (POCache's,
           // being longer, later than HDFS's); measured before that, CPU per GiB is the compiler's.
-          for (int w = 0; w < warmup * passes; w++) {
-            readAll(fs, files, pattern);
+          // And on until the compiler is done with it: a round whose JIT threads took under
+          // 2% of its CPU, or MAX_WARMUP rounds. Measured with the compiler still at work,
+          // the longer path pays for its compiling (and for running its not yet compiled code).
+          int warmed = 0;
+          while (warmed < MAX_WARMUP) {
+            long c0 = cpuNanos();
+            long j0 = jitNanos();
+            for (int p = 0; p < passes; p++) {
+              readAll(fs, files, pattern);
+            }
+            warmed++;
+            double share = (jitNanos() - j0) / (double) Math.max(1, cpuNanos() - c0);
+            if (warmed >= warmup && share < QUIET_JIT) {
+              break;
+            }
           }
           List<Double> cpu = new ArrayList<>();
+          List<Double> jit = new ArrayList<>();
           List<Double> wall = new ArrayList<>();
           long[] before = counters(fs);
           for (int r = 0; r < rounds; r++) {
             long c0 = cpuNanos();
+            long j0 = jitNanos();
             long t0 = System.nanoTime();
             long n = 0;
             for (int p = 0; p < passes; p++) {
@@ -173,14 +192,17 @@ public final class ReadCpu {
             }
             long t1 = System.nanoTime();
             long c1 = cpuNanos();
+            long j1 = jitNanos();
             if (n != bytes * passes) {
               throw new IllegalStateException(mode + " " + pattern + " read " + n + " bytes of " + dir
                   + ", expected " + bytes * passes);
             }
             cpu.add((c1 - c0) / 1e9 / (n / 1073741824.0));
+            jit.add((j1 - j0) / 1e9 / (n / 1073741824.0));
             wall.add((t1 - t0) / 1e6 / passes);
           }
-          Map<String, Object> row = row(dir, pattern, bytes, cpu, wall);
+          Map<String, Object> row = row(dir, pattern, bytes, cpu, jit, wall);
+          row.put("warmup_rounds", warmed);
           if (before != null) {
             long[] after = counters(fs);
             Map<String, Object> c = new LinkedHashMap<>();
@@ -205,6 +227,7 @@ public final class ReadCpu {
         out.put("fallbacks", pf.fallbacks());
       }
     }
+    out.put("jit_s_total", jitNanos() / 1e9);
     out.put("rows", rows);
     if (json != null) {
       try (Writer w = new OutputStreamWriter(new FileOutputStream(json), StandardCharsets.UTF_8)) {
@@ -214,17 +237,26 @@ public final class ReadCpu {
     }
   }
 
-  private static Map<String, Object> row(String dir, String pattern, long bytes, List<Double> cpu, List<Double> wall) {
+  private static Map<String, Object> row(String dir, String pattern, long bytes, List<Double> cpu, List<Double> jit,
+      List<Double> wall) {
+    List<Double> steady = new ArrayList<>();
+    for (int r = 0; r < cpu.size(); r++) {
+      steady.add(cpu.get(r) - jit.get(r));
+    }
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("dir", dir);
     row.put("pattern", pattern);
     row.put("bytes", bytes);
     row.put("cpu_s_per_gib", cpu);
+    row.put("jit_s_per_gib", jit);
+    row.put("cpu_s_per_gib_without_jit", steady);
     row.put("wall_ms", wall);
     row.put("cpu_s_per_gib_median", ClusterReads.median(cpu));
+    row.put("jit_s_per_gib_median", ClusterReads.median(jit));
+    row.put("cpu_s_per_gib_without_jit_median", ClusterReads.median(steady));
     row.put("wall_ms_median", ClusterReads.median(wall));
-    System.out.printf(Locale.ROOT, "%-26s %-10s %7.3f s CPU per GiB  %8.1f ms%n", dir, pattern,
-        ClusterReads.median(cpu), ClusterReads.median(wall));
+    System.out.printf(Locale.ROOT, "%-26s %-10s %7.3f s CPU per GiB (%5.3f of it the JIT's)  %8.1f ms%n", dir, pattern,
+        ClusterReads.median(cpu), ClusterReads.median(jit), ClusterReads.median(wall));
     return row;
   }
 
@@ -236,10 +268,12 @@ public final class ReadCpu {
     long perFile = (long) writeMib << 20;
     int files = 4;
     List<Double> cpu = new ArrayList<>();
+    List<Double> jit = new ArrayList<>();
     List<Double> wall = new ArrayList<>();
     for (int r = -1; r < rounds; r++) { // round -1 warms up
       Path d = new Path(dir + "/" + ProcessHandle.current().pid() + "-" + r);
       long c0 = cpuNanos();
+      long j0 = jitNanos();
       long t0 = System.nanoTime();
       for (int f = 0; f < files; f++) {
         try (FSDataOutputStream o = fs.create(new Path(d, "f" + f), true)) {
@@ -251,13 +285,15 @@ public final class ReadCpu {
       }
       long t1 = System.nanoTime();
       long c1 = cpuNanos();
+      long j1 = jitNanos();
       fs.delete(d, true);
       if (r >= 0) {
         cpu.add((c1 - c0) / 1e9 / (files * perFile / 1073741824.0));
+        jit.add((j1 - j0) / 1e9 / (files * perFile / 1073741824.0));
         wall.add((t1 - t0) / 1e6);
       }
     }
-    rows.add(row(dir, pattern, files * perFile, cpu, wall));
+    rows.add(row(dir, pattern, files * perFile, cpu, jit, wall));
   }
 
   private static final String[] COUNTERS = {"read_substripes", "decoded_substripes", "parity_gets", "skipped_pieces",
@@ -275,6 +311,54 @@ public final class ReadCpu {
 
   private static long cpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) OS).getProcessCpuTime();
+  }
+
+  /** Warm-up rounds at most, however busy the compiler still is. */
+  private static final int MAX_WARMUP = 10;
+  /** A warm-up round whose JIT threads took under this share of its CPU ends the warm-up. */
+  private static final double QUIET_JIT = 0.05;
+
+  /** Clock ticks per second of /proc's per-thread times (USER_HZ, 100 on Linux). */
+  private static final long TICKS_PER_SECOND = 100;
+
+  /**
+   * The CPU time (user + system) the JVM's JIT compiler threads have spent so far, from
+   * /proc/self/task (threads named "C1 CompilerThre..." and "C2 CompilerThre..."); 0 where
+   * there is no /proc. A part of {@link #cpuNanos}: compiling the read path is paid once
+   * per JVM, not per byte, and a longer path (POCache's) is compiled later into a run.
+   */
+  /**
+   * The last reading per compiler thread id: the JVM ends idle compiler threads and starts
+   * new ones, and an ended thread's time still counts.
+   */
+  private static final Map<String, Long> COMPILER_TICKS = new java.util.HashMap<>();
+
+  private static long jitNanos() {
+    java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+    if (tasks == null) {
+      return 0;
+    }
+    for (java.io.File t : tasks) {
+      try {
+        String comm = new String(java.nio.file.Files.readAllBytes(new java.io.File(t, "comm").toPath()),
+            StandardCharsets.US_ASCII);
+        if (!comm.startsWith("C1 CompilerThre") && !comm.startsWith("C2 CompilerThre")) {
+          continue;
+        }
+        String stat = new String(java.nio.file.Files.readAllBytes(new java.io.File(t, "stat").toPath()),
+            StandardCharsets.US_ASCII);
+        // Fields after the name in parentheses: state is the 3rd, utime the 14th, stime the 15th.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        COMPILER_TICKS.put(t.getName(), Long.parseLong(f[11]) + Long.parseLong(f[12]));
+      } catch (IOException | RuntimeException e) {
+        // The thread ended between listing and reading: its last reading stands.
+      }
+    }
+    long ticks = 0;
+    for (long v : COMPILER_TICKS.values()) {
+      ticks += v;
+    }
+    return ticks * (1_000_000_000L / TICKS_PER_SECOND);
   }
 
   /** The whole-file pattern's array, kept across reads of files of one length. */
