@@ -34,13 +34,13 @@ import java.io.InterruptedIOException;
  *   <li>{@link #skipReason}: a piece whose DataNode is suspect is left to parity while a
  *       parity piece stays spare for a DataNode nobody suspects; both words (listed and
  *       late in this client's own reads) or a backlog of abandoned reads may take all m.
- *   <li>{@link #lagDeadline}: parity not asked for is asked for once a piece is out as long
+ *   <li>{@link FetchPace#lagDeadline}: parity not asked for is asked for once a piece is out as long
  *       again as its peers took, and at least the minimum deadline after them, unless every
- *       read out shows by its bytes in that it ends soon ({@link #readsOnPace}); a piece left
+ *       read out shows by its bytes in that it ends soon ({@link FetchPace#readsOnPace}); a piece left
  *       to parity is read after all once the pieces read lag by half that.
  *   <li>{@link #graceNanos}: a decodable fetch waits for a read under way from a DataNode
  *       nobody suspects no longer than the decode would take.
- *   <li>{@link #stopAt}: a decoded piece's read stops once it is late, or at once if its
+ *   <li>{@link FetchPace#stopAt}: a decoded piece's read stops once it is late, or at once if its
  *       pace cannot make it in time.
  * </ul>
  */
@@ -70,14 +70,8 @@ public final class FetchEngine {
   private boolean parityDeferred;
   private long parityRequestedAt;
   private boolean parityOk;
-  /** When the last data piece taken so far arrived, if any has. */
-  private long lastArrival;
-  private boolean anyArrived;
-  /** When the last piece whose pace became known did so, if any has. */
-  private long lastPaced;
-  private boolean anyPaced;
-  /** Before this, a lag that reads on pace put off asking for the parity is not looked at again. */
-  private long lagRecheckAt;
+  /** When pieces arrived and showed their pace, and what follows from that. */
+  private final FetchPace pace;
   /** When the pieces in hand first sufficed for a decode; 0 if never. */
   private long decodableAt;
   /** What the engine took, in order; null unless tracing. */
@@ -102,6 +96,7 @@ public final class FetchEngine {
     this.sources = sources;
     this.events = events;
     this.born = clock.nanoTime();
+    this.pace = new FetchPace(pieces, m, born, settings.minDeadlineNanos);
     this.taken = trace ? new StringBuilder() : null;
   }
 
@@ -234,7 +229,7 @@ public final class FetchEngine {
       case FIRST_ROW:
         for (Piece p : pieces) {
           if (p.state() == Piece.State.READING && p.firstRowAt() != 0) {
-            paced(p, p.firstRowAt());
+            pace.paced(p, p.firstRowAt());
           }
         }
         return dataError;
@@ -261,9 +256,7 @@ public final class FetchEngine {
         outstanding--;
         Piece p = pieces[e.piece()];
         p.arrived();
-        lastArrival = anyArrived ? Math.max(lastArrival, p.arrivedAt()) : p.arrivedAt();
-        anyArrived = true;
-        paced(p, p.firstRowAt() != 0 ? p.firstRowAt() : p.arrivedAt());
+        pace.arrived(p);
         if (parityOk) {
           io.decodeAhead();
         }
@@ -312,85 +305,9 @@ public final class FetchEngine {
     return events.poll(timeout);
   }
 
-  /**
-   * When the pieces still out count as lagging behind those in, or {@code Long.MAX_VALUE}
-   * while none can (nothing in yet). Parity not asked for (nothing was suspect): as long
-   * again as the arrivals took, at least the minimum deadline after them: a piece a few
-   * milliseconds behind is the machine's scheduling, not a straggler, and a straggler
-   * unknown so far is still left behind early (a tenth of its peers' pace costs it ten
-   * times their time). A piece left to parity: half the time the arrivals took (at
-   * least the minimum deadline), since reading it costs its DataNode a read. A piece still
-   * without its run's first row that long after its peers had theirs lags too (for a
-   * skipped piece, a quarter, and only if the parity cannot stand in for both), so a run
-   * of rows tells a lagging piece by its first row, as a fetch of one row would.
-   */
+  /** When the pieces still out count as lagging ({@link FetchPace#lagDeadline}). */
   long lagDeadline() {
-    long min = settings.minDeadlineNanos;
-    if (parityRequested) {
-      long at = anyArrived ? lastArrival + Math.max(min, (lastArrival - born) / 2) : Long.MAX_VALUE;
-      if (anyPaced && unpacedAndSkipped() > m) {
-        at = Math.min(at, lastPaced + Math.max(min / 4, (lastPaced - born) / 4));
-      }
-      return at;
-    }
-    long at = Long.MAX_VALUE;
-    if (anyArrived) {
-      at = lastArrival + Math.max(min, lastArrival - born);
-    }
-    if (anyPaced && someReadUnpaced()) {
-      at = Math.min(at, lastPaced + Math.max(min, lastPaced - born));
-    }
-    return at == Long.MAX_VALUE ? at : Math.max(at, lagRecheckAt);
-  }
-
-  /**
-   * Whether every piece still being read shows, by the bytes it reported in, that at its
-   * pace so far it ends within half again as long as its peers took (at least half the
-   * minimum deadline) from {@code now}: it is slowed by busy cores, not by its DataNode,
-   * and the parity would cost its GET and a decode to save little. A piece that reported
-   * nothing is not on pace; a straggler at a tenth of its peers' pace is far off it.
-   */
-  boolean readsOnPace(long now) {
-    long peers = anyArrived ? lastArrival - born : now - born;
-    long allowance = Math.max(settings.minDeadlineNanos, peers) / 2;
-    for (Piece p : pieces) {
-      if (p.state() == Piece.State.READING) {
-        int in = p.bytesIn();
-        if (in <= 0 || !p.started()) {
-          return false;
-        }
-        double end = p.startedAt() + (double) (now - p.startedAt()) * p.bytes / in;
-        if (end > now + allowance) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  private int unpacedAndSkipped() {
-    int n = 0;
-    for (Piece p : pieces) {
-      n += p.state() == Piece.State.READING && !p.paced() || p.leftToParity() ? 1 : 0;
-    }
-    return n;
-  }
-
-  private boolean someReadUnpaced() {
-    for (Piece p : pieces) {
-      if (p.state() == Piece.State.READING && !p.paced()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void paced(Piece p, long at) {
-    if (!p.paced()) {
-      p.paced(true);
-      lastPaced = anyPaced ? Math.max(lastPaced, at) : at;
-      anyPaced = true;
-    }
+    return pace.lagDeadline(parityRequested);
   }
 
   /**
@@ -402,8 +319,8 @@ public final class FetchEngine {
   private void onWake() {
     long now = clock.nanoTime();
     boolean lagging = now >= lagDeadline();
-    if (lagging && !parityRequested && readsOnPace(now)) {
-      lagRecheckAt = now + Math.max(settings.minDeadlineNanos / 8, LAG_RECHECK_MIN_NANOS); // look again soon
+    if (lagging && !parityRequested && pace.readsOnPace(now)) {
+      pace.recheckLagAt(now + Math.max(settings.minDeadlineNanos / 8, LAG_RECHECK_MIN_NANOS)); // look again soon
     } else if (lagging && !parityRequested) {
       // A piece lags well behind its peers: the parity may stand in. Protected values are
       // opened only if a decode needs them: on busy cores most such pieces arrive before the
@@ -457,7 +374,7 @@ public final class FetchEngine {
     long bytes = 0;
     for (Piece p : pieces) {
       if (!p.have()) {
-        if (p.state() != Piece.State.READING || sources.suspect(p.index) || firstRows && anyPaced && !p.paced()) {
+        if (p.state() != Piece.State.READING || sources.suspect(p.index) || firstRows && pace.anyPaced() && !p.paced()) {
           return 0;
         }
         bytes += p.bytes;
@@ -487,11 +404,11 @@ public final class FetchEngine {
 
   /**
    * The fetch is complete: each piece read and used was on time; each decoded while its
-   * read ran is judged when that read ends, and the read stops ({@link #stopAt}).
+   * read ran is judged when that read ends, and the read stops ({@link FetchPace#stopAt}).
    */
   public void finish() {
     long now = clock.nanoTime();
-    long peersAt = anyArrived ? lastArrival : now;
+    long peersAt = pace.peersAt(now);
     boolean judging = sources.judging();
     for (Piece p : pieces) {
       if (!p.started() || !judging && p.state() != Piece.State.DECODED) {
@@ -500,29 +417,11 @@ public final class FetchEngine {
       if (p.state() == Piece.State.DECODED) {
         sources.decoded(p.index, peersAt);
         // A straggler does not go on sending what nobody waits for, to slow the reads after.
-        p.unwantedFrom(stopAt(born, peersAt, p.startedAt(), p.rowsIn(), rows, now));
+        p.unwantedFrom(FetchPace.stopAt(born, peersAt, p.startedAt(), p.rowsIn(), rows, now));
       } else {
         sources.onTime(p.index);
       }
     }
-  }
-
-  /**
-   * When the read of a decoded piece, still running at {@code now}, should stop: once it
-   * is late ({@link #LATE_FACTOR} times the peers' time since {@code born}), or at
-   * {@code now} already if at its pace so far it cannot end before that. Its pace: it
-   * started at {@code startedAt} and has fewer than {@code rowsIn + 1} of its {@code rows}
-   * rows in. A run of one row gives no pace, and waits for the lateness.
-   */
-  public static long stopAt(long born, long peersAt, long startedAt, int rowsIn, int rows, long now) {
-    long lateAt = born + (long) (LATE_FACTOR * Math.max(1, peersAt - born));
-    if (rows > 1 && startedAt != 0 && rowsIn < rows && now > startedAt) {
-      double earliestEnd = startedAt + (double) (now - startedAt) * rows / (rowsIn + 1);
-      if (earliestEnd >= lateAt) {
-        return now;
-      }
-    }
-    return lateAt;
   }
 
   private void took(FetchEvent e) {

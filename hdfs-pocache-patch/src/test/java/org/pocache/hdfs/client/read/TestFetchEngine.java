@@ -173,10 +173,10 @@ public class TestFetchEngine {
     long peersAt = 60 * ms;
     long lateAt = (long) (FetchEngine.LATE_FACTOR * 60 * ms);
     long now = 61 * ms;
-    assertEquals("no row of 4 in after 61 ms", now, FetchEngine.stopAt(born, peersAt, 1, 0, 4, now));
-    assertEquals("1 row of 4: 4 rows take at least 122 ms", now, FetchEngine.stopAt(born, peersAt, 1, 1, 4, now));
-    assertEquals("2 rows of 4: could end by 81 ms", lateAt, FetchEngine.stopAt(born, peersAt, 1, 2, 4, now));
-    assertEquals("one row: no pace", lateAt, FetchEngine.stopAt(born, peersAt, 1, 0, 1, now));
-    assertEquals("never started", lateAt, FetchEngine.stopAt(born, peersAt, 0, 0, 4, now));
+    assertEquals("no row of 4 in after 61 ms", now, FetchPace.stopAt(born, peersAt, 1, 0, 4, now));
+    assertEquals("1 row of 4: 4 rows take at least 122 ms", now, FetchPace.stopAt(born, peersAt, 1, 1, 4, now));
+    assertEquals("2 rows of 4: could end by 81 ms", lateAt, FetchPace.stopAt(born, peersAt, 1, 2, 4, now));
+    assertEquals("one row: no pace", lateAt, FetchPace.stopAt(born, peersAt, 1, 0, 1, now));
+    assertEquals("never started", lateAt, FetchPace.stopAt(born, peersAt, 0, 0, 4, now));
   }
 }
