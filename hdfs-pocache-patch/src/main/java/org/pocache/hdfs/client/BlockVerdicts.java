@@ -214,6 +214,36 @@ final class BlockVerdicts {
     return layout.blockSize();
   }
 
+  /** Where the stripe holding file offset {@code pos} starts. */
+  long stripeStart(long pos) {
+    long stripeBytes = layout.k() * layout.blockSize();
+    return pos / stripeBytes * stripeBytes;
+  }
+
+  /**
+   * Whether rebuilds will want the block starting at {@code pos} after the caller has read
+   * it: the block is not left to parity, and a later block of its stripe is (decided now
+   * for those blocks, as their first sight or the whole-block prefetch would). A rebuild of
+   * a subblock reads the same subblock of every other block of the stripe, and without a
+   * copy those the caller has passed are read from their DataNodes a second time.
+   */
+  boolean wantedByLaterRebuilds(long pos) {
+    long g = pos / subblock;
+    synchronized (lock) {
+      if (closed || leftToParity.contains(blockOf(g))) {
+        return false;
+      }
+    }
+    long blockSize = layout.blockSize();
+    long end = stripeStart(pos) + layout.k() * blockSize;
+    for (long at = (pos / blockSize + 1) * blockSize; at < end && at < fileLength; at += blockSize) {
+      if (leftToParityAt(at)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Where the block holding file offset {@code pos} ends (exclusive). */
   long blockEnd(long pos) {
     long blockSize = layout.blockSize();

@@ -32,6 +32,12 @@ final class KeptSubblocks {
   private final BlockPrefetch.Budget budget;
   private final int subblock;
   private final Map<Long, byte[]> kept = new HashMap<>();
+  /**
+   * Subblocks the caller has read already, kept for the rebuilds of a later block of their
+   * stripe ({@link KeptBehind}); they serve rebuilds only, and go once the caller leaves
+   * the stripe.
+   */
+  private final Map<Long, byte[]> behind = new HashMap<>();
 
   KeptSubblocks(BufferPool buffers, BlockPrefetch.Budget budget, int subblock) {
     this.buffers = buffers;
@@ -56,6 +62,9 @@ final class KeptSubblocks {
   boolean copy(long g, byte[] b, int n) {
     byte[] mine = kept.get(g);
     if (mine == null) {
+      mine = behind.get(g);
+    }
+    if (mine == null) {
       return false;
     }
     System.arraycopy(mine, 0, b, 0, n);
@@ -72,12 +81,47 @@ final class KeptSubblocks {
     kept.put(g, c);
   }
 
-  /** Drops the subblocks before subblock {@code before}. */
-  void dropBefore(long before) {
-    if (kept.isEmpty()) {
+  /** A pooled array for one subblock, its room reserved in the budget; null if the budget has none. */
+  byte[] borrowBehind() {
+    return budget.reserve(subblock, subblock) == 0 ? null : buffers.borrow(subblock);
+  }
+
+  /** Gives back an array of {@link #borrowBehind} that was not kept. */
+  void giveBack(byte[] bytes) {
+    buffers.release(bytes);
+    budget.release(subblock);
+  }
+
+  /** Keeps subblock g, which the caller read, in an array of {@link #borrowBehind} (now this class's). */
+  void keepBehind(long g, byte[] bytes) {
+    if (kept.containsKey(g) || behind.containsKey(g)) {
+      giveBack(bytes);
       return;
     }
-    Iterator<Map.Entry<Long, byte[]>> it = kept.entrySet().iterator();
+    behind.put(g, bytes);
+  }
+
+  /** Drops the subblocks the caller read before subblock {@code before}. */
+  void dropBehindBefore(long before) {
+    drop(behind, before);
+  }
+
+  /** Drops everything kept. */
+  void dropAll() {
+    drop(kept, Long.MAX_VALUE);
+    drop(behind, Long.MAX_VALUE);
+  }
+
+  /** Drops the subblocks before subblock {@code before}. */
+  void dropBefore(long before) {
+    drop(kept, before);
+  }
+
+  private void drop(Map<Long, byte[]> from, long before) {
+    if (from.isEmpty()) {
+      return;
+    }
+    Iterator<Map.Entry<Long, byte[]>> it = from.entrySet().iterator();
     while (it.hasNext()) {
       Map.Entry<Long, byte[]> e = it.next();
       if (e.getKey() < before) {

@@ -348,7 +348,7 @@ final class SequentialReader implements SequentialSource {
       }
       w.closed = true;
       w.releaseRebuilt();
-      w.kept.dropBefore(Long.MAX_VALUE);
+      w.kept.dropAll();
       verdicts.close();
       if (w.streamer == null) {
         w.releasePieces();
@@ -369,6 +369,45 @@ final class SequentialReader implements SequentialSource {
   boolean holds(long pos) {
     synchronized (lock) {
       return w.kept.holds(pos / w.subblock);
+    }
+  }
+
+  // --- what the caller read that rebuilds of a later block want (KeptBehind) -----------
+
+  /**
+   * Whether rebuilds will want the block starting at {@code pos} once the caller has read
+   * it ({@link BlockVerdicts#wantedByLaterRebuilds}); what was kept of earlier stripes goes.
+   * Asked once per block, at its start.
+   */
+  boolean wantedBehind(long pos) {
+    synchronized (lock) {
+      w.kept.dropBehindBefore(verdicts.stripeStart(pos) / w.subblock);
+    }
+    return verdicts.wantedByLaterRebuilds(pos);
+  }
+
+  /** A pooled array for one subblock the caller reads, its room reserved; null if there is none. */
+  byte[] borrowBehind() {
+    synchronized (lock) {
+      return w.closed ? null : w.kept.borrowBehind();
+    }
+  }
+
+  /** Keeps subblock g, read whole by the caller into {@code bytes} (of {@link #borrowBehind}). */
+  void keepBehind(long g, byte[] bytes) {
+    synchronized (lock) {
+      if (w.closed) {
+        w.kept.giveBack(bytes);
+      } else {
+        w.kept.keepBehind(g, bytes);
+      }
+    }
+  }
+
+  /** Gives back an array of {@link #borrowBehind} that was not filled. */
+  void giveBackBehind(byte[] bytes) {
+    synchronized (lock) {
+      w.kept.giveBack(bytes);
     }
   }
 

@@ -84,6 +84,8 @@ final class SequentialReads {
    * back-off. Null: direct reads go through {@code in}.
    */
   private final SequentialReader.Opener failFast;
+  /** Copies of what the caller reads that rebuilds of a later block of the stripe want; null: none. */
+  private KeptBehind behind;
   /** The stream direct reads go through, opened at the first; null before (read unlocked: read statistics). */
   private volatile DFSInputStream directIn;
   /** When the last direct read ended (System.nanoTime()). */
@@ -109,6 +111,9 @@ final class SequentialReads {
     this.direct = contiguous != null;
     this.prefetch = contiguous != null ? prefetch : null;
     this.failFast = failFast;
+    this.behind = contiguous == null ? null
+        : new KeptBehind(contiguous, contiguous.verdicts().subblockSize(), contiguous.verdicts().blockSize(),
+            in.getFileLength());
     this.fileLength = in.getFileLength();
     this.blockSize = blockSize;
     this.stats = stats;
@@ -140,6 +145,26 @@ final class SequentialReads {
 
   /** A read into {@code b}, or else into {@code buf} ({@code len}: its remaining bytes). */
   private int read(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
+    long at = pos;
+    int bufAt = buf == null ? 0 : buf.position();
+    int n = readOnce(b, off, len, buf);
+    if (n > 0 && behind != null) {
+      if (contiguous == null) {
+        behind.close(); // fell back: HDFS's stream reads alone from here
+        behind = null;
+      } else {
+        try {
+          behind.delivered(at, b, off, buf, bufAt, n);
+        } catch (RuntimeException | LinkageError e) {
+          behind = null; // only a saving: the rebuilds read from the DataNodes instead
+          warnings.once("POCache stopped keeping read subblocks for rebuilds", e);
+        }
+      }
+    }
+    return n;
+  }
+
+  private int readOnce(byte[] b, int off, int len, ByteBuffer buf) throws IOException {
     if (closed) {
       throw new IOException("Stream closed");
     }
@@ -502,6 +527,10 @@ final class SequentialReads {
       return;
     }
     closed = true;
+    if (behind != null) {
+      behind.close();
+      behind = null;
+    }
     if (sequential != null) {
       sequential.close();
     }

@@ -455,6 +455,60 @@ public class TestSequentialReads {
     }
   }
 
+  /** Bytes each of the first {@code n} DataNodes has served so far (its BytesRead metric). */
+  private static long[] dataNodeBytesRead(int n) throws ReflectiveOperationException {
+    // The counter itself: its JMX view is cached for seconds.
+    java.lang.reflect.Field f = org.apache.hadoop.hdfs.server.datanode.metrics.DataNodeMetrics.class
+        .getDeclaredField("bytesRead");
+    f.setAccessible(true);
+    long[] out = new long[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = ((org.apache.hadoop.metrics2.lib.MutableCounterLong) f.get(hdfs.dataNode(i).getMetrics())).value();
+    }
+    return out;
+  }
+
+  /**
+   * A whole-file reader of a file whose last block is on a listed straggler: that block is
+   * rebuilt from the same subblocks of the blocks before it, which the caller has read
+   * already. The rebuilds take copies of the caller's reads (KeptBehind); the DataNodes of
+   * those blocks serve them once, not once to the caller and again to each rebuild.
+   */
+  @Test
+  public void rebuildsOfALaterBlockTakeWhatTheCallerReadFromMemory() throws Exception {
+    Path p = new Path("/sequential/kept-behind");
+    cachedFile(p, 37);
+    String[] dn = new String[4];
+    for (int i = 0; i < 4; i++) {
+      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
+    }
+    Configuration c = new Configuration(fs.getConf());
+    c.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50"); // how often this client refreshes the list
+    noPrefetchUnderWay();
+    list(dn, dn[3], true);
+    try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), c)) {
+      java.util.Map<Long, Integer> decoded;
+      long[] before;
+      try (FSDataInputStream in = reader.open(p)) {
+        GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[3]), 20, 10_000);
+        before = dataNodeBytesRead(2);
+        readExactly(in, 37, 0, 4 * BLOCK, 4096);
+        decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
+      }
+      long[] after = dataNodeBytesRead(2);
+      assertEquals("block 3 rebuilt whole: " + decoded, (int) (BLOCK / SUBBLOCK), (int) decoded.getOrDefault(3L, 0));
+      // Blocks 0 and 1 only: block 2 may be fetched ahead as well (a whole-block fetch the
+      // caller catches up with stops, but its DataNode has sent more by then).
+      for (int i = 0; i < 2; i++) {
+        long served = after[i] - before[i];
+        assertTrue("DataNode " + i + " served its block once, not again to the rebuilds: " + served + " bytes",
+            served >= BLOCK && served < BLOCK + BLOCK / 2);
+      }
+    } finally {
+      list(dn, null, false);
+    }
+  }
+
   /**
    * A DataNode the Manager lists on its heartbeats alone while this client reads it at its
    * peers' pace (under load a healthy DataNode's heartbeats now and then look slow for a few
@@ -601,7 +655,8 @@ public class TestSequentialReads {
    * blocks not left to parity (here block 3, fetched while the caller reads block 1, whose
    * DataNode sends 2 MiB/s; the deadline is raised so that block 1 is not judged late),
    * while some DataNode is suspect (here block 2's, listed on its heartbeats). Block 2's
-   * rebuilds take block 3's pieces from the fetch rather than read them again. With none
+   * rebuilds take block 3's pieces from the fetch rather than read them again (and blocks 0
+   * and 1's from copies of the caller's reads). With none
    * suspect, the caller's reads are HDFS's stream's alone, and nothing is fetched; with the
    * key at 0 nothing is fetched either.
    */
@@ -645,7 +700,8 @@ public class TestSequentialReads {
       list(dn, null, false); // off the list again: the other tests share this Manager
     }
     assertTrue("fetched ahead: " + fetched[0], fetched[0] >= BLOCK && fetched[0] <= 2 * BLOCK);
-    assertTrue("rebuild inputs taken from the fetch: " + held[0], held[0] >= SUBBLOCK && held[0] <= BLOCK);
+    // Blocks 0 and 1 from the caller's own reads (kept behind), block 3's from the fetch.
+    assertTrue("rebuild inputs taken from memory: " + held[0], held[0] >= 2 * BLOCK + SUBBLOCK && held[0] <= 3 * BLOCK);
     Configuration c = new Configuration(fs.getConf());
     c.set(PoCacheConfigKeys.READ_PREFETCH_KEY, "0");
     try (FileSystem none = FileSystem.newInstance(fs.getUri(), c);

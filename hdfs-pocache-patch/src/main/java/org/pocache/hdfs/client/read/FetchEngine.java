@@ -374,7 +374,8 @@ public final class FetchEngine {
     long bytes = 0;
     for (Piece p : pieces) {
       if (!p.have()) {
-        if (p.state() != Piece.State.READING || sources.suspect(p.index) || firstRows && pace.anyPaced() && !p.paced()) {
+        if (p.state() != Piece.State.READING || sources.suspect(p.index)
+            || firstRows && pace.anyPaced() && !p.paced()) {
           return 0;
         }
         bytes += p.bytes;
