@@ -472,7 +472,8 @@ public class TestSequentialReads {
    * A whole-file reader of a file whose last block is on a listed straggler: that block is
    * rebuilt from the same subblocks of the blocks before it, which the caller has read
    * already. The rebuilds take copies of the caller's reads (KeptBehind); the DataNodes of
-   * those blocks serve them once, not once to the caller and again to each rebuild.
+   * those blocks serve them once, not once to the caller and again to each rebuild. The
+   * same with reads into a direct ByteBuffer, whose bytes are copied from the buffer.
    */
   @Test
   public void rebuildsOfALaterBlockTakeWhatTheCallerReadFromMemory() throws Exception {
@@ -484,28 +485,62 @@ public class TestSequentialReads {
     }
     Configuration c = new Configuration(fs.getConf());
     c.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50"); // how often this client refreshes the list
-    noPrefetchUnderWay();
     list(dn, dn[3], true);
+    try {
+      for (boolean direct : new boolean[] {false, true}) {
+        noPrefetchUnderWay();
+        readOnceEach(p, c, dn, direct);
+      }
+    } finally {
+      list(dn, null, false);
+    }
+  }
+
+  private static void readOnceEach(Path p, Configuration c, String[] dn, boolean direct) throws Exception {
+    String how = direct ? "direct ByteBuffer reads: " : "byte[] reads: ";
     try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), c)) {
       java.util.Map<Long, Integer> decoded;
       long[] before;
       try (FSDataInputStream in = reader.open(p)) {
         GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[3]), 20, 10_000);
         before = dataNodeBytesRead(2);
-        readExactly(in, 37, 0, 4 * BLOCK, 4096);
+        if (direct) {
+          // 4 KiB reads into a 64 KiB buffer drained when full: most reads start mid-buffer.
+          java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(64 << 10);
+          byte[] all = new byte[(int) (4 * BLOCK)];
+          int off = 0;
+          while (off < all.length) {
+            buf.limit(Math.min(buf.capacity(), buf.position() + 4096));
+            int n = in.read(buf);
+            if (n > 0 && buf.position() < buf.capacity()) {
+              continue;
+            }
+            buf.flip();
+            int got = buf.remaining();
+            buf.get(all, off, got);
+            buf.clear();
+            off += got;
+            if (n <= 0) {
+              break;
+            }
+          }
+          assertEquals(how + "bytes read", all.length, off);
+          assertEquals(how + "first wrong byte", -1, DataPattern.firstMismatch(37, 0, all, 0, all.length));
+        } else {
+          readExactly(in, 37, 0, 4 * BLOCK, 4096);
+        }
         decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
       }
       long[] after = dataNodeBytesRead(2);
-      assertEquals("block 3 rebuilt whole: " + decoded, (int) (BLOCK / SUBBLOCK), (int) decoded.getOrDefault(3L, 0));
+      assertEquals(how + "block 3 rebuilt whole: " + decoded, (int) (BLOCK / SUBBLOCK),
+          (int) decoded.getOrDefault(3L, 0));
       // Blocks 0 and 1 only: block 2 may be fetched ahead as well (a whole-block fetch the
       // caller catches up with stops, but its DataNode has sent more by then).
       for (int i = 0; i < 2; i++) {
         long served = after[i] - before[i];
-        assertTrue("DataNode " + i + " served its block once, not again to the rebuilds: " + served + " bytes",
+        assertTrue(how + "DataNode " + i + " served its block once, not again to the rebuilds: " + served + " bytes",
             served >= BLOCK && served < BLOCK + BLOCK / 2);
       }
-    } finally {
-      list(dn, null, false);
     }
   }
 
