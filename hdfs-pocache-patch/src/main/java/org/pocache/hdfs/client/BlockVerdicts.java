@@ -222,23 +222,41 @@ final class BlockVerdicts {
 
   /**
    * Whether rebuilds will want the block starting at {@code pos} after the caller has read
-   * it: the block is not left to parity, and a later block of its stripe is (decided now
-   * for those blocks, as their first sight or the whole-block prefetch would). A rebuild of
-   * a subblock reads the same subblock of every other block of the stripe, and without a
-   * copy those the caller has passed are read from their DataNodes a second time.
+   * it: the block is not left to parity, and a later block of its stripe is, or is held by a
+   * DataNode this client suspects (listed, late in its reads, or backlogged) and parity can
+   * stand in for it. A rebuild of a subblock reads the same subblock of every other block of
+   * the stripe, and without a copy those the caller has passed are read from their DataNodes
+   * a second time. Asks nothing that counts: the later blocks are decided at their own start
+   * (a listed DataNode's probes count those answers), and a copy made for a block that is
+   * probed after all is only memory the budget allowed.
    */
   boolean wantedByLaterRebuilds(long pos) {
-    long g = pos / subblock;
-    synchronized (lock) {
-      if (closed || leftToParity.contains(blockOf(g))) {
-        return false;
-      }
+    if (!rebuilds.anySuspect()) {
+      return false; // nothing slow: no block is left to parity
     }
     long blockSize = layout.blockSize();
     long end = stripeStart(pos) + layout.k() * blockSize;
+    synchronized (lock) {
+      if (closed || leftToParity.contains(pos / blockSize)) {
+        return false;
+      }
+    }
     for (long at = (pos / blockSize + 1) * blockSize; at < end && at < fileLength; at += blockSize) {
-      if (leftToParityAt(at)) {
-        return true;
+      long block = at / blockSize;
+      boolean undecided;
+      synchronized (lock) {
+        if (leftToParity.contains(block)) {
+          return true;
+        }
+        undecided = !decided.contains(block);
+      }
+      SubblockAddress a = layout.locate(at);
+      if (undecided && rebuilds.suspect(a.stripe, a.dataIndex)) { // locations: outside the lock
+        synchronized (lock) {
+          if (rescuable(at / subblock)) {
+            return true;
+          }
+        }
       }
     }
     return false;

@@ -288,6 +288,11 @@ final class DegradedReader {
     return !slow.isEmpty() && !input.isEmpty() && slow.containsAll(input);
   }
 
+  /** Whether data piece (s, i)'s DataNodes are suspect for this client; asks nothing that counts (no probe). */
+  boolean suspect(long s, int i) {
+    return ctx.sources.suspect(ctx.locations.of(s, i));
+  }
+
   /** Whether any DataNode is suspect for this client (listed, late in its reads, or backlogged). */
   boolean anySuspect() {
     return ctx.sources.judging();

@@ -41,6 +41,9 @@ final class KeptBehind {
   private boolean wanted;
   /** The subblock being assembled, or -1. */
   private long g = -1;
+  /** Where that subblock starts and ends in the file; -1 before any. */
+  private long from = -1;
+  private long to = -1;
   /** Its bytes so far (from its first), or null when it is not being kept. */
   private byte[] bytes;
   private int filled;
@@ -57,6 +60,9 @@ final class KeptBehind {
    * {@code b} from {@code off}, or else in {@code buf} from position {@code bufAt}.
    */
   void delivered(long at, byte[] b, int off, ByteBuffer buf, int bufAt, int n) {
+    if (bytes == null && at >= from && at + n <= to) {
+      return; // inside a subblock not kept: most small reads, with nothing to copy
+    }
     while (n > 0) {
       long sg = at / subblock;
       int o = (int) (at - sg * subblock);
@@ -92,6 +98,8 @@ final class KeptBehind {
   private void begin(long sg, int o) {
     giveBack();
     g = sg;
+    from = sg * subblock;
+    to = Math.min(from + subblock, fileLength);
     long blk = sg * subblock / blockSize;
     if (blk != block) {
       block = blk;
@@ -114,5 +122,7 @@ final class KeptBehind {
   void close() {
     giveBack();
     g = -1;
+    from = -1;
+    to = -1;
   }
 }

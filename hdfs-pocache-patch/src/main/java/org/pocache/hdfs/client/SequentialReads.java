@@ -156,7 +156,14 @@ final class SequentialReads {
         try {
           behind.delivered(at, b, off, buf, bufAt, n);
         } catch (RuntimeException | LinkageError e) {
+          KeptBehind k = behind;
           behind = null; // only a saving: the rebuilds read from the DataNodes instead
+          try {
+            k.close();
+          } catch (RuntimeException | LinkageError ignored) {
+            // what it held is the pool's and the budget's loss, not the read's
+          }
+          outcome.cacheErrorSeen();
           warnings.once("POCache stopped keeping read subblocks for rebuilds", e);
         }
       }

@@ -355,10 +355,7 @@ public class TestSequentialReads {
   public void aWronglyListedDataNodeIsStreamedWhenItsRebuildsWaitOnTheRealStraggler() throws Exception {
     Path p = new Path("/sequential/wrong-list");
     cachedFile(p, 25);
-    String[] dn = new String[4];
-    for (int i = 0; i < 4; i++) {
-      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
-    }
+    String[] dn = dataNodeAddresses();
     list(dn, dn[1], false); // heartbeats that say DataNode 1 serves at a tenth of the others' rate
     int perBlock = (int) (BLOCK / SUBBLOCK);
     try (FileSystem reader = FileSystem.newInstance(fs.getUri(), fs.getConf())) {
@@ -375,6 +372,15 @@ public class TestSequentialReads {
     } finally {
       list(dn, null, false); // off the list again: the other tests share this Manager
     }
+  }
+
+  /** The four DataNodes' transfer addresses, as the Manager's list names them; DataNode i holds block i. */
+  private static String[] dataNodeAddresses() {
+    String[] dn = new String[4];
+    for (int i = 0; i < 4; i++) {
+      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
+    }
+    return dn;
   }
 
   /**
@@ -420,10 +426,7 @@ public class TestSequentialReads {
   public void aDataNodeListedWhileItsBlockIsStreamedLeavesTheRestOfTheBlockToParity() throws Exception {
     Path p = new Path("/sequential/listed-midway");
     cachedFile(p, 31);
-    String[] dn = new String[4];
-    for (int i = 0; i < 4; i++) {
-      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
-    }
+    String[] dn = dataNodeAddresses();
     Configuration c = new Configuration(fs.getConf());
     c.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50"); // how often this client refreshes the list
     c.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "60000"); // nothing is late by this client's own clock
@@ -479,10 +482,7 @@ public class TestSequentialReads {
   public void rebuildsOfALaterBlockTakeWhatTheCallerReadFromMemory() throws Exception {
     Path p = new Path("/sequential/kept-behind");
     cachedFile(p, 37);
-    String[] dn = new String[4];
-    for (int i = 0; i < 4; i++) {
-      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
-    }
+    String[] dn = dataNodeAddresses();
     Configuration c = new Configuration(fs.getConf());
     c.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50"); // how often this client refreshes the list
     list(dn, dn[3], true);
@@ -555,10 +555,7 @@ public class TestSequentialReads {
   public void aDataNodeListedOnHeartbeatsButOnTimeForThisClientIsReadAgainAfterAProbe() throws Exception {
     Path p = new Path("/sequential/listed-healthy");
     cachedFile(p, 37);
-    String[] dn = new String[4];
-    for (int i = 0; i < 4; i++) {
-      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
-    }
+    String[] dn = dataNodeAddresses();
     Configuration c = new Configuration(fs.getConf());
     c.set(PoCacheConfigKeys.DATANODE_HEARTBEAT_INTERVAL_KEY, "50"); // how often this client refreshes the list
     noPrefetchUnderWay();
@@ -708,10 +705,7 @@ public class TestSequentialReads {
       assertEquals("nothing suspect: nothing fetched ahead", 0,
           ((PoCacheInputStream) in.getWrappedStream()).prefetchedBytes());
     }
-    String[] dn = new String[4];
-    for (int i = 0; i < 4; i++) {
-      dn[i] = hdfs.dataNode(i).getDatanodeId().getXferAddr();
-    }
+    String[] dn = dataNodeAddresses();
     long[] fetched = {0};
     long[] held = {0};
     hdfs.throttle(1).setBandwidth(2L << 20);
