@@ -359,9 +359,13 @@ final class BlockVerdicts {
   }
 
   /**
-   * Whether the caller's own reads of subblock {@code g} ({@code t}: their times) are late,
-   * and parity could stand in for it. Late alone: the subblock's time so far against the
-   * deadline a streamed subblock is judged by (the cold bar before any subblock was timed).
+   * Whether the caller's own reads of subblock {@code g} ({@code t}: their times, less the
+   * time the caller's thread waited for a core) are late, and parity could stand in for it.
+   * Late alone: the subblock's time so far against the deadline a streamed subblock is
+   * judged by, or the cold bar (a second) before any subblock was timed or while no rebuild
+   * has succeeded in this JVM: a new JVM's first rebuild opens the coder, Redis and the other
+   * DataNodes' block readers, most of a second on busy cores, and a healthy DataNode's
+   * subblock held up by a pause of its host comes sooner.
    * Or late as a run ({@link DirectReadTimes#slowRun}, with the floor counted once): this
    * catches a DataNode a few times slower than its peers whose subblocks each arrive under
    * the floor (a 1 MiB subblock at 80 MiB/s takes 12.5 ms), and the rest of its block is
@@ -371,7 +375,11 @@ final class BlockVerdicts {
    */
   boolean lateForCaller(long g, DirectReadTimes t) {
     boolean slowBlock = false;
-    if (t.subblockNanos() < deadlines.wholeSubblock()) {
+    long whole = deadlines.wholeSubblock();
+    if (!PieceRebuilds.warm()) {
+      whole = deadlines.coldBar(whole); // a new JVM's first rebuild costs more than a pause
+    }
+    if (t.subblockNanos() < whole || t.netNanos(whole) < whole) {
       if (!t.slowRun(deadlines.minNanos())) {
         return false;
       }

@@ -15,20 +15,38 @@
  */
 package org.pocache.hdfs.client;
 
+import java.util.function.LongSupplier;
+
 /**
  * How long a caller's own sequential reads of HDFS's stream have taken (the direct reads
  * of {@link PoCacheInputStream}): the subblock being read, the block it is in, and the run
  * of that block's subblocks just read that each took longer than the block's per-subblock
  * deadline. Times are handed in, in nanoseconds, so what is decided on them is tested
  * with scripted times, without a cluster or a clock. Used by the caller's thread only.
+ *
+ * <p>A subblock's time is the time its reads spent in HDFS's stream less their share of
+ * the time the caller's thread waited for a core meanwhile ({@link RunQueueWait}): on a
+ * host whose cores are all busy (a wave of tasks and the DataNodes they read sharing
+ * them) a read of a healthy DataNode takes as long as the reader waits to run, and a
+ * rebuild would not make the reader run sooner. The wait is looked at only when the
+ * time so far reaches a bar it is judged by, so a subblock read on time costs one look.
  */
 final class DirectReadTimes {
+  /** The caller's thread's run-queue wait so far (nanoseconds), -1 if unknown. */
+  private final LongSupplier waitClock;
   /** The subblock being timed, -1 if none. */
   private long subblock = -1;
   /** Time in HDFS's reads of that subblock so far. */
   private long subblockNanos;
   /** Whether that subblock is read from its first byte. */
   private boolean whole;
+  /** When the subblock began, and the thread's run-queue wait then (-1: unknown). */
+  private long subblockBegan;
+  private long waitAtSubblock;
+  /** The share of the subblock's time in reads that was run-queue wait, as last looked at. */
+  private long discount;
+  /** When the last read ended. */
+  private long lastEnded;
   /** When the caller began the block (nanoseconds). */
   private long blockBegan;
   /** Time in HDFS's reads of the block so far. */
@@ -38,6 +56,17 @@ final class DirectReadTimes {
   /** The run of the block's subblocks just read, each slower than {@link #perSub}. */
   private long runNanos;
   private int runSubblocks;
+  /** Whether the block's last subblock done was read whole within {@link #perSub}, net. */
+  private boolean keptPace;
+
+  /** Times taken as they are, whatever the thread waited for a core. */
+  DirectReadTimes() {
+    this(() -> -1);
+  }
+
+  DirectReadTimes(LongSupplier waitClock) {
+    this.waitClock = waitClock;
+  }
 
   /**
    * The caller begins a block at {@code now}; its subblocks are judged by {@code perSub}
@@ -50,6 +79,7 @@ final class DirectReadTimes {
     this.perSub = perSub;
     runNanos = 0;
     runSubblocks = 0;
+    keptPace = false;
   }
 
   /** Whether subblock {@code g} is the one being timed. */
@@ -57,17 +87,43 @@ final class DirectReadTimes {
     return g == subblock;
   }
 
-  /** The caller begins subblock {@code g}, from its first byte or not ({@code whole}). */
-  void beginSubblock(long g, boolean whole) {
+  /** The caller begins subblock {@code g} at {@code now}, from its first byte or not ({@code whole}). */
+  void beginSubblock(long g, boolean whole, long now) {
     subblock = g;
     subblockNanos = 0;
     this.whole = whole;
+    subblockBegan = now;
+    lastEnded = now;
+    discount = 0;
+    waitAtSubblock = waitClock.getAsLong();
   }
 
-  /** One read of HDFS's stream took {@code nanos}. */
-  void spent(long nanos) {
+  /** One read of HDFS's stream took {@code nanos}, ending at {@code now}. */
+  void spent(long nanos, long now) {
     subblockNanos += nanos;
     blockNanos += nanos;
+    lastEnded = now;
+  }
+
+  /**
+   * The subblock's time in HDFS's reads so far less the run-queue wait in it, looking at
+   * the wait afresh only when the time without it reaches {@code bar}. The wait since the
+   * subblock began is split between its reads and the caller's own work between them in
+   * proportion to their times.
+   */
+  long netNanos(long bar) {
+    long net = subblockNanos - discount;
+    if (net < bar || waitAtSubblock < 0) {
+      return net;
+    }
+    long waitNow = waitClock.getAsLong();
+    long elapsed = lastEnded - subblockBegan;
+    if (waitNow < waitAtSubblock || elapsed <= 0) {
+      return net;
+    }
+    double inReads = Math.min(1.0, (double) subblockNanos / elapsed);
+    discount = Math.min(subblockNanos, (long) ((waitNow - waitAtSubblock) * inReads));
+    return subblockNanos - discount;
   }
 
   /**
@@ -80,18 +136,29 @@ final class DirectReadTimes {
 
   /**
    * The subblock being timed is in: it extends the slow run or breaks it. Returns its time
-   * if it was read from its first byte (a time worth learning), else -1.
+   * ({@link #netNanos}) if it was read from its first byte (a time worth learning), else -1.
    */
   long subblockDone() {
-    if (perSub > 0 && subblockNanos >= perSub) {
-      runNanos += subblockNanos;
+    long net = netNanos(perSub > 0 ? perSub : Long.MAX_VALUE);
+    if (perSub > 0 && net >= perSub) {
+      runNanos += net;
       runSubblocks++;
     } else {
       runNanos = 0;
       runSubblocks = 0;
     }
+    keptPace = whole && perSub > 0 && net < perSub;
     subblock = -1;
-    return whole ? subblockNanos : -1;
+    return whole ? net : -1;
+  }
+
+  /**
+   * Whether the block's last subblock done was read from its first byte within the block's
+   * per-subblock deadline, run-queue wait taken off: its DataNode kept pace with its peers
+   * for this caller. False before a subblock of the block is done.
+   */
+  boolean keptPace() {
+    return keptPace;
   }
 
   /** Forgets the subblock being timed (the stream was moved); the block is begun again. */
@@ -99,7 +166,12 @@ final class DirectReadTimes {
     subblock = -1;
   }
 
-  /** Time in HDFS's reads of the subblock being timed so far. */
+  /** The run-queue wait taken off the subblock's time, as last looked at (nanoseconds). */
+  long discountNanos() {
+    return discount;
+  }
+
+  /** Time in HDFS's reads of the subblock being timed so far, run-queue wait included. */
   long subblockNanos() {
     return subblockNanos;
   }
@@ -107,11 +179,15 @@ final class DirectReadTimes {
   /**
    * Whether the block is late as a run: at least one subblock before this one slower than
    * the block's per-subblock deadline in a row, this one slower so far too, and the run's
-   * time at least {@code floor}. A single slow subblock among fast ones (a pause of a core)
-   * makes no run; a DataNode's steady slowness does, even when each of its subblocks
-   * arrives under the floor.
+   * time at least {@code floor} (times net of run-queue wait). A single slow subblock among
+   * fast ones (a pause of a core) makes no run; a DataNode's steady slowness does, even
+   * when each of its subblocks arrives under the floor.
    */
   boolean slowRun(long floor) {
-    return perSub > 0 && runSubblocks > 0 && subblockNanos >= perSub && runNanos + subblockNanos >= floor;
+    if (perSub <= 0 || runSubblocks == 0 || subblockNanos < perSub || runNanos + subblockNanos < floor) {
+      return false;
+    }
+    long net = netNanos(perSub);
+    return net >= perSub && runNanos + net >= floor;
   }
 }

@@ -22,6 +22,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.io.ByteBufferPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sequential reads of a {@link PoCacheInputStream} with a {@link SequentialSource}: the
@@ -38,6 +40,8 @@ import org.apache.hadoop.io.ByteBufferPool;
  * <p>Not thread-safe: the owning stream's synchronized methods call it.
  */
 final class SequentialReads {
+  private static final Logger LOG = LoggerFactory.getLogger(SequentialReads.class);
+
   /** Most bytes one direct read asks HDFS's stream for. */
   private static final int DIRECT_CHUNK = SequentialReader.PIECE;
   /** {@link #readDirect}'s answer when the read is the {@link SequentialReader}'s from here on. */
@@ -68,7 +72,7 @@ final class SequentialReads {
   /** While direct: the block holding {@code pos} was checked up to here (exclusive), -1 after a seek. */
   private long checkedTo = -1;
   /** While direct: how long the caller's reads of HDFS's stream took, per subblock and block. */
-  private final DirectReadTimes directTimes = new DirectReadTimes();
+  private final DirectReadTimes directTimes = new DirectReadTimes(RunQueueWait::nanos);
   /** Whole blocks fetched ahead for a caller that reads on past one block; null: none. */
   private BlockPrefetch prefetch;
   /** The caller's current run of reads without a jump. */
@@ -253,11 +257,12 @@ final class SequentialReads {
       if (!directTimes.timing(g)) {
         // At each later subblock of a block (at its first, leftToParity was asked just above).
         if (g * subblock % contiguous.verdicts().blockSize() != 0
-            && contiguous.verdicts().listedSince(pos, directTimes.readBound(System.nanoTime()))) {
+            && contiguous.verdicts().listedSince(pos,
+                directTimes.readBound(System.nanoTime()) && !directTimes.keptPace())) {
           direct = false; // listed while this block was being read: the rest of it is left to parity
           return HANDED_OVER;
         }
-        directTimes.beginSubblock(g, pos == g * subblock);
+        directTimes.beginSubblock(g, pos == g * subblock, System.nanoTime());
       }
     } catch (RuntimeException | LinkageError e) {
       fallBackToHdfs(e);
@@ -300,7 +305,7 @@ final class SequentialReads {
       return HANDED_OVER;
     }
     directEnded = System.nanoTime();
-    directTimes.spent(directEnded - t0);
+    directTimes.spent(directEnded - t0, directEnded);
     if (n <= 0) {
       return n;
     }
@@ -309,6 +314,10 @@ final class SequentialReads {
       if (pos >= Math.min(fileLength, (g + 1) * subblock)) {
         contiguous.deliveredElsewhere();
         long whole = directTimes.subblockDone();
+        if (LOG.isDebugEnabled() && directTimes.discountNanos() > 0) {
+          LOG.debug("subblock {}: {} us of its {} us in HDFS's reads waited for a core", g,
+              directTimes.discountNanos() / 1000, directTimes.subblockNanos() / 1000);
+        }
         if (whole >= 0) {
           contiguous.verdicts().readElsewhere(g, whole);
         }

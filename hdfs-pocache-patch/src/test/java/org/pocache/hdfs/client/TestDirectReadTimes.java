@@ -34,10 +34,10 @@ public class TestDirectReadTimes {
 
   /** Reads subblock g whole in 16 reads of {@code nanos / 16}; whether the block was late as a run at any of them. */
   private static boolean read(DirectReadTimes t, long g, long nanos) {
-    t.beginSubblock(g, true);
+    t.beginSubblock(g, true, 0);
     boolean late = false;
     for (int i = 0; i < 16 && !late; i++) {
-      t.spent(nanos / 16);
+      t.spent(nanos / 16, 0);
       late = t.slowRun(FLOOR);
     }
     return late;
@@ -105,8 +105,8 @@ public class TestDirectReadTimes {
   public void aSubblockBegunMidWayIsNotLearned() {
     DirectReadTimes t = new DirectReadTimes();
     t.beginBlock(0, PER_SUB);
-    t.beginSubblock(3, false);
-    t.spent(MS);
+    t.beginSubblock(3, false, 0);
+    t.spent(MS, MS);
     assertEquals(-1, t.subblockDone());
     assertFalse(t.timing(3));
   }
@@ -115,9 +115,107 @@ public class TestDirectReadTimes {
   public void readBoundWhenMostOfTheBlocksTimeWasInReads() {
     DirectReadTimes t = new DirectReadTimes();
     t.beginBlock(100 * MS, PER_SUB);
-    t.beginSubblock(0, true);
-    t.spent(6 * MS);
+    t.beginSubblock(0, true, 100 * MS);
+    t.spent(6 * MS, 106 * MS);
     assertTrue(t.readBound(110 * MS));
     assertFalse("a task computing for longer than it waits", t.readBound(113 * MS));
+  }
+
+  /** A wait clock scripted by the test: the thread's run-queue wait so far. */
+  private static final class Waits {
+    long nanos;
+  }
+
+  /**
+   * Reads subblock g whole in 16 reads from {@code start}, each {@code nanos / 16}, the thread
+   * waiting {@code waited} for a core in all: {net time, 1 if late as a run, the time it ended}.
+   */
+  private static long[] readWaiting(DirectReadTimes t, Waits w, long g, long start, long nanos, long waited, long bar) {
+    t.beginSubblock(g, true, start);
+    long now = start;
+    long net = 0;
+    boolean run = false;
+    for (int i = 0; i < 16; i++) {
+      now += nanos / 16;
+      w.nanos += waited / 16;
+      t.spent(nanos / 16, now);
+      net = t.netNanos(bar);
+      run |= t.slowRun(FLOOR);
+    }
+    return new long[] {net, run ? 1 : 0, now};
+  }
+
+  @Test
+  public void timeTheReaderWaitedForACoreIsNotTheDataNodes() {
+    Waits w = new Waits();
+    DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
+    t.beginBlock(0, PER_SUB);
+    // 40 ms in HDFS's reads, 36 of them runnable but not running: a healthy DataNode's 4 ms.
+    long[] r = readWaiting(t, w, 0, 0, 40 * MS, 36 * MS, FLOOR);
+    assertEquals(4 * MS, r[0], MS / 100);
+    assertEquals("learned net", 4 * MS, t.subblockDone(), MS / 100);
+    // The same 40 ms with the thread running all along: the DataNode's own.
+    r = readWaiting(t, w, 1, r[2], 40 * MS, 0, FLOOR);
+    assertEquals(40 * MS, r[0]);
+  }
+
+  @Test
+  public void aSlowDataNodesRunIsARunWhateverTheCoresDoAndAStarvedReadersIsNot() {
+    Waits w = new Waits();
+    DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
+    t.beginBlock(0, PER_SUB);
+    long now = 0;
+    boolean late = false;
+    for (int g = 0; g < 8; g++) {
+      // 12.5 ms a subblock, 11 ms of it waiting for a core: 1.5 ms of the DataNode's, on time.
+      long[] r = readWaiting(t, w, g, now, 12_500_000, 11 * MS, PER_SUB);
+      late |= r[1] != 0;
+      now = r[2];
+      t.subblockDone();
+    }
+    assertFalse("a starved reader of healthy DataNodes", late);
+    t.beginBlock(now, PER_SUB);
+    // 12.5 ms a subblock, 2 ms of it waiting: the DataNode's 10.5 ms, a run by the second.
+    readWaiting(t, w, 16, now, 12_500_000, 2 * MS, PER_SUB);
+    t.subblockDone();
+    long[] r = readWaiting(t, w, 17, now + 12_500_000, 12_500_000, 2 * MS, PER_SUB);
+    assertTrue("a slow DataNode read by a busy reader", r[1] != 0);
+  }
+
+  @Test
+  public void theWaitIsSharedWithTheCallersOwnWorkBetweenReads() {
+    Waits w = new Waits();
+    DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
+    t.beginBlock(0, PER_SUB);
+    t.beginSubblock(0, true, 0);
+    // 20 ms in reads over 40 ms (the caller computes the other 20), 20 ms of waiting for a core.
+    t.spent(20 * MS, 40 * MS);
+    w.nanos = 20 * MS;
+    assertEquals(10 * MS, t.netNanos(FLOOR));
+  }
+
+  @Test
+  public void withoutAWaitClockTimesAreTakenAsTheyAre() {
+    DirectReadTimes t = new DirectReadTimes(() -> -1);
+    t.beginBlock(0, PER_SUB);
+    t.beginSubblock(0, true, 0);
+    t.spent(40 * MS, 40 * MS);
+    assertEquals(40 * MS, t.netNanos(FLOOR));
+  }
+
+  @Test
+  public void theWaitIsLookedAtOnlyOnceATimeReachesItsBar() {
+    long[] looks = {0};
+    DirectReadTimes t = new DirectReadTimes(() -> {
+      looks[0]++;
+      return 0;
+    });
+    t.beginBlock(0, PER_SUB);
+    t.beginSubblock(0, true, 0);
+    for (int i = 1; i <= 16; i++) {
+      t.spent(MS / 16, i * MS / 16);
+      t.netNanos(FLOOR);
+    }
+    assertEquals("one look when the subblock began, none for a subblock under its bar", 1, looks[0]);
   }
 }
