@@ -363,9 +363,9 @@ final class BlockVerdicts {
    * time the caller's thread waited for a core) are late, and parity could stand in for it.
    * Late alone: the subblock's time so far against the deadline a streamed subblock is
    * judged by, or the cold bar (a second) before any subblock was timed or while no rebuild
-   * has succeeded in this JVM: a new JVM's first rebuild opens the coder, Redis and the other
-   * DataNodes' block readers, most of a second on busy cores, and a healthy DataNode's
-   * subblock held up by a pause of its host comes sooner.
+   * has succeeded through this file system: a new client's first rebuild opens the coder,
+   * Redis and the other DataNodes' block readers, most of a second on busy cores, and a
+   * healthy DataNode's subblock held up by a pause of its host comes sooner.
    * Or late as a run ({@link DirectReadTimes#slowRun}, with the floor counted once): this
    * catches a DataNode a few times slower than its peers whose subblocks each arrive under
    * the floor (a 1 MiB subblock at 80 MiB/s takes 12.5 ms), and the rest of its block is
@@ -375,10 +375,7 @@ final class BlockVerdicts {
    */
   boolean lateForCaller(long g, DirectReadTimes t) {
     boolean slowBlock = false;
-    long whole = deadlines.wholeSubblock();
-    if (!PieceRebuilds.warm()) {
-      whole = deadlines.coldBar(whole); // a new JVM's first rebuild costs more than a pause
-    }
+    long whole = deadlines.lateAlone();
     if (t.subblockNanos() < whole || t.netNanos(whole) < whole) {
       if (!t.slowRun(deadlines.minNanos())) {
         return false;

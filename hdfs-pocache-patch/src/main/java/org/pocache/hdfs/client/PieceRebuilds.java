@@ -46,13 +46,6 @@ final class PieceRebuilds {
   private static final Logger LOG = LoggerFactory.getLogger(PieceRebuilds.class);
 
   /**
-   * Whether a rebuild has succeeded in this JVM: until then the first one pays for what a
-   * new JVM sets up (the coder's native library, the Redis connections, block readers of the
-   * other DataNodes, code not yet compiled), most of a second on busy cores.
-   */
-  private static volatile boolean warm;
-
-  /**
    * File bytes a reader holds in memory, for its rebuilds' reads of the other pieces: a
    * sequential reader that rebuilds a block would otherwise read the stripe's other
    * blocks twice, once for the rebuilds and once for itself. Called on the pool's threads.
@@ -166,7 +159,7 @@ final class PieceRebuilds {
         if (!failed.get()) {
           out = decode(pieces, parity[0], i, n, len, pieceBytes);
           if (out != null) {
-            warm = true;
+            ctx.times.rebuiltOne();
           } else {
             LOG.debug("rebuild of piece {} of substripe ({}, {}): parity missing or failing its checks", i, s, j);
             synchronized (outcome) {
@@ -206,11 +199,6 @@ final class PieceRebuilds {
       }
     }
     return result;
-  }
-
-  /** Whether a rebuild has succeeded in this JVM (see {@link #warm}). */
-  static boolean warm() {
-    return warm;
   }
 
   /** Piece i decoded into a pooled array, or null if parity is unusable or it fails its CRC. */

@@ -157,7 +157,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     shared.pool = pool;
     shared.buffers = buffers;
     shared.slowSources = slowSources;
-    shared.subblockTimes = new SubblockTimes();
+    shared.subblockTimes = subblockTimes = new SubblockTimes();
     // Whole blocks fetched ahead by all streams of this FileSystem.
     shared.prefetchBudget = new BlockPrefetch.Budget(settings.prefetchBytes);
     shared.redis = redis::get;
@@ -440,6 +440,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     warnings.once(what, why);
   }
 
+  /** Subblock times shared by this file system's streams; null while POCache is off. */
+  private SubblockTimes subblockTimes;
+
   /** Where fallbacks are said, once each; handed down to the streams and readers. */
   private final Warnings warnings = Warnings.CLIENT;
   /** Streams for sequential reads of cached files on the caller's thread; null until the first. @GuardedBy("this") */
@@ -449,6 +452,15 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   private ErasureCoder coderFor(ParityDescriptor d) {
     return coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
         km -> Coders.create(CodeParameters.of(d.getK(), d.getM()), CoderKind.parse(settings.coderKind)));
+  }
+
+  /**
+   * As if a rebuild had succeeded through this file system: its readers' own subblocks are
+   * judged by the deadline from now on, not the cold bar (see {@link SubblockDeadlines#lateAlone()}).
+   * For tests of what a late subblock does in a client past its first rebuild.
+   */
+  void rebuiltOneForTests() {
+    subblockTimes.rebuiltOne();
   }
 
   /**

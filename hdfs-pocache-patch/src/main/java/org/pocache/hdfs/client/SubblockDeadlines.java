@@ -67,6 +67,16 @@ final class SubblockDeadlines {
   }
 
   /**
+   * What a caller's own subblock must take to be late alone: {@link #wholeSubblock()}, or
+   * the cold bar until a rebuild has succeeded through this file system. A new client's
+   * first rebuild costs more than a healthy DataNode's pause does.
+   */
+  long lateAlone() {
+    long d = wholeSubblock();
+    return times.rebuilt() ? d : Math.max(d, coldBar(deadline()));
+  }
+
+  /**
    * The deadline for one subblock by the recent mean, without the floor; 0 before any
    * subblock was timed. The caller takes it when it begins a block and judges the block's
    * subblocks by it: the block's own slow subblocks do not raise it.

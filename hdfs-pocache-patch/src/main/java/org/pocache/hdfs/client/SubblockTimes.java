@@ -27,11 +27,30 @@ final class SubblockTimes {
   static final long FIRST_DEADLINE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private volatile double meanNanos;
+  /** Whether a rebuild has succeeded through this file system (see {@link #rebuilt()}). */
+  private volatile boolean rebuilt;
 
   /** {@code factor} x the recent mean, at least {@code minNanos}; the first guess before any was timed. */
   long deadline(double factor, long minNanos) {
     double m = meanNanos;
     return m == 0 ? Math.max(minNanos, FIRST_DEADLINE_NANOS) : Math.max(minNanos, (long) (m * factor));
+  }
+
+  /**
+   * Whether a rebuild has succeeded through this file system: until then the first one pays
+   * for what a new client sets up (the coder's native library, the Redis connections, block
+   * readers of the other DataNodes, code the JIT has not compiled yet), most of a second on
+   * busy cores.
+   */
+  boolean rebuilt() {
+    return rebuilt;
+  }
+
+  /** A rebuild succeeded. */
+  void rebuiltOne() {
+    if (!rebuilt) {
+      rebuilt = true;
+    }
   }
 
   /** Whether any subblock was timed (a deadline rests on this cluster's speed, not a guess). */

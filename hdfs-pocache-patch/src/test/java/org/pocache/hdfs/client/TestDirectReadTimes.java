@@ -218,4 +218,27 @@ public class TestDirectReadTimes {
     }
     assertEquals("one look when the subblock began, none for a subblock under its bar", 1, looks[0]);
   }
+
+  @Test
+  public void aBlocksDataNodeKeepsPaceWhileItsLastSubblockCameWithinTheDeadlineNetOfWaits() {
+    Waits w = new Waits();
+    DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
+    t.beginBlock(0, PER_SUB);
+    assertFalse("nothing read of the block yet", t.keptPace());
+    readWaiting(t, w, 0, 0, 2 * MS, 0, PER_SUB);
+    t.subblockDone();
+    assertTrue("2 ms against a 3 ms deadline", t.keptPace());
+    readWaiting(t, w, 1, 2 * MS, 12_500_000, 0, PER_SUB);
+    t.subblockDone();
+    assertFalse("12.5 ms: a tenth as fast as its peers", t.keptPace());
+    readWaiting(t, w, 2, 15 * MS, 12_500_000, 11 * MS, PER_SUB);
+    t.subblockDone();
+    assertTrue("12.5 ms, 11 of them waiting for a core", t.keptPace());
+    t.beginSubblock(3, false, 30 * MS);
+    t.spent(MS, 31 * MS);
+    t.subblockDone();
+    assertFalse("a subblock begun midway says nothing", t.keptPace());
+    t.beginBlock(40 * MS, PER_SUB);
+    assertFalse("a new block", t.keptPace());
+  }
 }
