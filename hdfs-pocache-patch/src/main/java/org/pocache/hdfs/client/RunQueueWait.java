@@ -35,9 +35,18 @@ final class RunQueueWait {
   /** False once the file could not be opened or read: nothing is looked at again. */
   private static volatile boolean available = true;
 
-  /** Each thread's own file: /proc/thread-self names the thread that opens it. */
-  private static final ThreadLocal<RandomAccessFile> FILES = new ThreadLocal<>();
-  private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[96]);
+  /** Each thread's own file (/proc/thread-self names the thread that opens it) and buffer. */
+  private static final ThreadLocal<Reader> READERS = new ThreadLocal<>();
+
+  /** One thread's open file and the buffer its reads go into. */
+  private static final class Reader {
+    final RandomAccessFile file;
+    final byte[] buffer = new byte[96];
+
+    Reader(RandomAccessFile file) {
+      this.file = file;
+    }
+  }
 
   private RunQueueWait() {
   }
@@ -48,15 +57,14 @@ final class RunQueueWait {
       return -1;
     }
     try {
-      RandomAccessFile f = FILES.get();
-      if (f == null) {
-        f = new RandomAccessFile(PATH, "r");
-        FILES.set(f);
+      Reader r = READERS.get();
+      if (r == null) {
+        r = new Reader(new RandomAccessFile(PATH, "r"));
+        READERS.set(r);
       }
-      byte[] b = BUFFERS.get();
-      f.seek(0);
-      int n = f.read(b, 0, b.length);
-      long v = parse(b, n);
+      r.file.seek(0);
+      int n = r.file.read(r.buffer, 0, r.buffer.length);
+      long v = parse(r.buffer, n);
       if (v < 0) {
         available = false;
       }

@@ -67,13 +67,13 @@ final class SubblockDeadlines {
   }
 
   /**
-   * What a caller's own subblock must take to be late alone: {@link #wholeSubblock()}, or
-   * the cold bar until a rebuild has succeeded through this file system. A new client's
-   * first rebuild costs more than a healthy DataNode's pause does.
+   * What a caller's own subblock must take to be late alone: the deadline, or the cold bar
+   * before any subblock was timed or until a rebuild has succeeded through this file system.
+   * A new client's first rebuild costs more than a healthy DataNode's pause does.
    */
   long lateAlone() {
-    long d = wholeSubblock();
-    return times.rebuilt() ? d : Math.max(d, coldBar(deadline()));
+    long d = deadline();
+    return times.timed() && times.rebuilt() ? d : coldBar(d);
   }
 
   /**
