@@ -25,12 +25,13 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * What a task pays in a fresh JVM before and while it reads its split: FileSystem
- * initialization, the open, the read of one block front to back in 64 KiB calls, the
- * close. Run once per JVM (as a task runs), with the cluster's conf dir and jars on the
- * class path; {@code fs.hdfs.impl} picks the client.
+ * initialization, the open, the read of one block (or, with {@code all}, the whole file,
+ * as a TestDFSIO task reads) front to back in 64 KiB calls, the close. Run once per JVM
+ * (as a task runs), with the cluster's conf dir and jars on the class path;
+ * {@code fs.hdfs.impl} picks the client.
  *
- * <pre>java -cp conf:lib/*:experiments/target/classes ... TaskCost &lt;file&gt; [block index] [fs.hdfs.impl]
- *     [bytes per read call]</pre>
+ * <pre>java -cp conf:lib/*:experiments/target/classes ... TaskCost &lt;file&gt;
+ *     [block index|all] [fs.hdfs.impl] [bytes per read call]</pre>
  */
 public final class TaskCost {
   private TaskCost() {
@@ -42,7 +43,8 @@ public final class TaskCost {
       return;
     }
     Path p = new Path(args[0]);
-    int blockIndex = args.length > 1 ? Integer.parseInt(args[1]) : 0;
+    boolean whole = args.length > 1 && args[1].equals("all");
+    int blockIndex = args.length > 1 && !whole ? Integer.parseInt(args[1]) : 0;
     int readSize = args.length > 3 ? Integer.parseInt(args[3]) : 64 << 10;
     long t0 = System.nanoTime();
     Configuration conf = new Configuration();
@@ -53,8 +55,8 @@ public final class TaskCost {
     long t1 = System.nanoTime();
     String afterInit = jvmCost();
     FileStatus st = fs.getFileStatus(p);
-    long start = blockIndex * st.getBlockSize();
-    long end = Math.min(st.getLen(), start + st.getBlockSize());
+    long start = whole ? 0 : blockIndex * st.getBlockSize();
+    long end = whole ? st.getLen() : Math.min(st.getLen(), start + st.getBlockSize());
     long t2 = System.nanoTime();
     FSDataInputStream in = fs.open(p);
     long t3 = System.nanoTime();

@@ -274,6 +274,13 @@ final class BlockVerdicts {
    * hands its reads to the reader rather than read that DataNode itself. Asked once per
    * block (the straggler list's probes count the answers): a yes is the reader's decision
    * for the block too.
+   *
+   * <p>A DataNode listed on its heartbeats alone, and not late in this client's own reads,
+   * does not take a block from its start once this client has timed subblocks: the block is
+   * read, undecided, and its later subblocks ask {@link #listedSince} whether the last one
+   * kept pace. A healthy DataNode whose heartbeats looked slow because its readers were
+   * starved of a core keeps its blocks (a rebuild reads k - 1 other blocks and the parity
+   * on those same busy cores); a straggler costs one subblock at its pace first.
    */
   boolean leftToParityAt(long pos) {
     long g = pos / subblock;
@@ -284,7 +291,9 @@ final class BlockVerdicts {
       }
     }
     SubblockAddress a = layout.locate(g * subblock);
-    if (!proactive.isCached(a.stripe) || !rebuilds.leaveToParity(a.stripe, a.dataIndex)) {
+    if (!proactive.isCached(a.stripe)
+        || deadlines.perSubblock() > 0 && rebuilds.listedOnHeartbeatsAlone(a.stripe, a.dataIndex)
+        || !rebuilds.leaveToParity(a.stripe, a.dataIndex)) {
       return false;
     }
     synchronized (lock) {
@@ -351,6 +360,11 @@ final class BlockVerdicts {
       }
       lock.notifyAll();
     }
+  }
+
+  /** The floor of every deadline (nanoseconds). */
+  long deadlineFloor() {
+    return deadlines.minNanos();
   }
 
   /** The per-subblock deadline the caller judges a block's subblocks by, taken as it begins the block. */

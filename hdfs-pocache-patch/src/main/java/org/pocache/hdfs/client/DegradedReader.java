@@ -276,6 +276,11 @@ final class DegradedReader {
     return !ctx.sources.listed().isEmpty() && ctx.sources.seenSlowByClients(ctx.locations.of(s, i));
   }
 
+  /** Whether data piece (s, i)'s DataNodes are listed on their heartbeats alone (see {@link SlowSources}). */
+  boolean listedOnHeartbeatsAlone(long s, int i) {
+    return !ctx.sources.listed().isEmpty() && ctx.sources.listedOnHeartbeatsAlone(ctx.locations.of(s, i));
+  }
+
   /**
    * Whether data piece (s, other) can only be read from DataNodes that also hold data
    * piece (s, i): a rebuild of i that needs it waits on the DataNode i is slow on.

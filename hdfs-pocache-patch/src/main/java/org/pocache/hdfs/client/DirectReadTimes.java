@@ -58,6 +58,10 @@ final class DirectReadTimes {
   private int runSubblocks;
   /** Whether the block's last subblock done was read whole within {@link #perSub}, net. */
   private boolean keptPace;
+  /** What the block's first subblock may take beyond {@link #perSub} and still keep pace. */
+  private long firstGrace;
+  /** Subblocks of the block done so far. */
+  private int doneInBlock;
 
   /** Times taken as they are, whatever the thread waited for a core. */
   DirectReadTimes() {
@@ -71,15 +75,20 @@ final class DirectReadTimes {
   /**
    * The caller begins a block at {@code now}; its subblocks are judged by {@code perSub}
    * (0 before any subblock was timed), as the mean was when the block began, so the block's
-   * own slow subblocks do not raise the bar they are judged by.
+   * own slow subblocks do not raise the bar they are judged by. The block's first subblock
+   * keeps pace within {@code perSub + firstGrace}: its time includes opening the block at a
+   * DataNode (a connection, the DataNode's open of the replica), which its later subblocks
+   * and the mean they are judged by do not pay.
    */
-  void beginBlock(long now, long perSub) {
+  void beginBlock(long now, long perSub, long firstGrace) {
     blockBegan = now;
     blockNanos = 0;
     this.perSub = perSub;
+    this.firstGrace = firstGrace;
     runNanos = 0;
     runSubblocks = 0;
     keptPace = false;
+    doneInBlock = 0;
   }
 
   /** Whether subblock {@code g} is the one being timed. */
@@ -147,15 +156,17 @@ final class DirectReadTimes {
       runNanos = 0;
       runSubblocks = 0;
     }
-    keptPace = whole && perSub > 0 && net < perSub;
+    keptPace = whole && perSub > 0 && net < perSub + (doneInBlock == 0 ? firstGrace : 0);
+    doneInBlock++;
     subblock = -1;
     return whole ? net : -1;
   }
 
   /**
    * Whether the block's last subblock done was read from its first byte within the block's
-   * per-subblock deadline, run-queue wait taken off: its DataNode kept pace with its peers
-   * for this caller. False before a subblock of the block is done.
+   * per-subblock deadline (the block's first subblock: with the grace for opening the
+   * block), run-queue wait taken off: its DataNode kept pace with its peers for this caller.
+   * False before a subblock of the block is done.
    */
   boolean keptPace() {
     return keptPace;

@@ -250,7 +250,8 @@ final class SequentialReads {
           return HANDED_OVER;
         }
         checkedTo = contiguous.verdicts().blockEnd(pos);
-        directTimes.beginBlock(System.nanoTime(), contiguous.verdicts().perSubblockDeadline());
+        directTimes.beginBlock(System.nanoTime(), contiguous.verdicts().perSubblockDeadline(),
+            contiguous.verdicts().deadlineFloor());
       }
       subblock = contiguous.verdicts().subblockSize();
       g = pos / subblock;

@@ -189,6 +189,25 @@ final class SlowSources {
   }
 
   /**
+   * Whether the piece held by {@code dataNodes} is suspect on its heartbeats alone: every
+   * DataNode is listed (less those this client overruled), none on clients' reads, none is
+   * backlogged, and this client's own reads of its one DataNode were not late in the last
+   * {@value #WINDOW}. A DataNode's heartbeat rate includes waiting for its readers, so one
+   * serving tasks starved of a core looks slow on it for seconds although it sends as fast
+   * as its peers.
+   */
+  boolean listedOnHeartbeatsAlone(List<String> dataNodes) {
+    if (!listedAll(dataNodes) || seenSlowByClients(dataNodes) || backlogged(dataNodes)) {
+      return false;
+    }
+    if (dataNodes.size() == 1) {
+      History h = histories.get(dataNodes.get(0));
+      return h == null || !h.lateInOwnReads();
+    }
+    return true;
+  }
+
+  /**
    * Whether this client's own reads of the one DataNode in {@code dataNodes} were late in
    * at least {@value #LATE_OF} of the last {@value #WINDOW} (the Manager's word not counted).
    */
@@ -392,6 +411,11 @@ final class SlowSources {
       ownBits = (ownBits << 1 | (late ? 1 : 0)) & ((1 << WINDOW) - 1);
       count = Math.min(WINDOW, count + 1);
       return bits == 0;
+    }
+
+    /** Whether any of this client's own last outcomes was late. */
+    synchronized boolean lateInOwnReads() {
+      return ownBits != 0;
     }
 
     synchronized boolean lateByOwnReads() {

@@ -46,7 +46,7 @@ public class TestDirectReadTimes {
   @Test
   public void aSteadilySlowDataNodeIsLateInItsSecondSubblock() {
     DirectReadTimes t = new DirectReadTimes();
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     assertFalse("the first subblock alone makes no run", read(t, 0, 12_500_000));
     assertEquals(12_500_000, t.subblockDone());
     assertTrue("the second subblock, over the floor with the first", read(t, 1, 12_500_000));
@@ -56,7 +56,7 @@ public class TestDirectReadTimes {
   @Test
   public void onePauseAmongFastSubblocksIsNoRun() {
     DirectReadTimes t = new DirectReadTimes();
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     for (long g = 0; g < 16; g++) {
       // a 14 ms pause at subblock 5, every other one at its peers' pace
       assertFalse("subblock " + g, read(t, g, g == 5 ? 14 * MS : MS));
@@ -67,7 +67,7 @@ public class TestDirectReadTimes {
   @Test
   public void subblocksJustOverTheDeadlineAreLateOnceTheyAddUpToTheFloor() {
     DirectReadTimes t = new DirectReadTimes();
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     int late = -1;
     for (int g = 0; g < 16 && late < 0; g++) {
       if (read(t, g, 4 * MS)) {
@@ -82,19 +82,19 @@ public class TestDirectReadTimes {
   public void theBlocksOwnSlowSubblocksDoNotRaiseItsBar() {
     // The bar is the one taken when the block began, whatever the mean learns meanwhile.
     DirectReadTimes t = new DirectReadTimes();
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     read(t, 0, 12_500_000);
     t.subblockDone();
     assertTrue(read(t, 1, 12_500_000));
     // A new block is judged afresh: its first subblock makes no run.
-    t.beginBlock(50 * MS, PER_SUB);
+    t.beginBlock(50 * MS, PER_SUB, 0);
     assertFalse(read(t, 16, 12_500_000));
   }
 
   @Test
   public void beforeAnySubblockWasTimedThereIsNoRun() {
     DirectReadTimes t = new DirectReadTimes();
-    t.beginBlock(0, 0);
+    t.beginBlock(0, 0, 0);
     for (long g = 0; g < 4; g++) {
       assertFalse(read(t, g, 100 * MS));
       t.subblockDone();
@@ -104,7 +104,7 @@ public class TestDirectReadTimes {
   @Test
   public void aSubblockBegunMidWayIsNotLearned() {
     DirectReadTimes t = new DirectReadTimes();
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     t.beginSubblock(3, false, 0);
     t.spent(MS, MS);
     assertEquals(-1, t.subblockDone());
@@ -114,7 +114,7 @@ public class TestDirectReadTimes {
   @Test
   public void readBoundWhenMostOfTheBlocksTimeWasInReads() {
     DirectReadTimes t = new DirectReadTimes();
-    t.beginBlock(100 * MS, PER_SUB);
+    t.beginBlock(100 * MS, PER_SUB, 0);
     t.beginSubblock(0, true, 100 * MS);
     t.spent(6 * MS, 106 * MS);
     assertTrue(t.readBound(110 * MS));
@@ -149,7 +149,7 @@ public class TestDirectReadTimes {
   public void timeTheReaderWaitedForACoreIsNotTheDataNodes() {
     Waits w = new Waits();
     DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     // 40 ms in HDFS's reads, 36 of them runnable but not running: a healthy DataNode's 4 ms.
     long[] r = readWaiting(t, w, 0, 0, 40 * MS, 36 * MS, FLOOR);
     assertEquals(4 * MS, r[0], MS / 100);
@@ -163,7 +163,7 @@ public class TestDirectReadTimes {
   public void aSlowDataNodesRunIsARunWhateverTheCoresDoAndAStarvedReadersIsNot() {
     Waits w = new Waits();
     DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     long now = 0;
     boolean late = false;
     for (int g = 0; g < 8; g++) {
@@ -174,7 +174,7 @@ public class TestDirectReadTimes {
       t.subblockDone();
     }
     assertFalse("a starved reader of healthy DataNodes", late);
-    t.beginBlock(now, PER_SUB);
+    t.beginBlock(now, PER_SUB, 0);
     // 12.5 ms a subblock, 2 ms of it waiting: the DataNode's 10.5 ms, a run by the second.
     readWaiting(t, w, 16, now, 12_500_000, 2 * MS, PER_SUB);
     t.subblockDone();
@@ -186,7 +186,7 @@ public class TestDirectReadTimes {
   public void theWaitIsSharedWithTheCallersOwnWorkBetweenReads() {
     Waits w = new Waits();
     DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     t.beginSubblock(0, true, 0);
     // 20 ms in reads over 40 ms (the caller computes the other 20), 20 ms of waiting for a core.
     t.spent(20 * MS, 40 * MS);
@@ -197,7 +197,7 @@ public class TestDirectReadTimes {
   @Test
   public void withoutAWaitClockTimesAreTakenAsTheyAre() {
     DirectReadTimes t = new DirectReadTimes(() -> -1);
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     t.beginSubblock(0, true, 0);
     t.spent(40 * MS, 40 * MS);
     assertEquals(40 * MS, t.netNanos(FLOOR));
@@ -210,7 +210,7 @@ public class TestDirectReadTimes {
       looks[0]++;
       return 0;
     });
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     t.beginSubblock(0, true, 0);
     for (int i = 1; i <= 16; i++) {
       t.spent(MS / 16, i * MS / 16);
@@ -223,7 +223,7 @@ public class TestDirectReadTimes {
   public void aBlocksDataNodeKeepsPaceWhileItsLastSubblockCameWithinTheDeadlineNetOfWaits() {
     Waits w = new Waits();
     DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
-    t.beginBlock(0, PER_SUB);
+    t.beginBlock(0, PER_SUB, 0);
     assertFalse("nothing read of the block yet", t.keptPace());
     readWaiting(t, w, 0, 0, 2 * MS, 0, PER_SUB);
     t.subblockDone();
@@ -238,7 +238,24 @@ public class TestDirectReadTimes {
     t.spent(MS, 31 * MS);
     t.subblockDone();
     assertFalse("a subblock begun midway says nothing", t.keptPace());
-    t.beginBlock(40 * MS, PER_SUB);
+    t.beginBlock(40 * MS, PER_SUB, 0);
     assertFalse("a new block", t.keptPace());
+  }
+
+  @Test
+  public void aBlocksFirstSubblockKeepsPaceWithinTheGraceForOpeningTheBlock() {
+    Waits w = new Waits();
+    DirectReadTimes t = new DirectReadTimes(() -> w.nanos);
+    t.beginBlock(0, PER_SUB, FLOOR);
+    readWaiting(t, w, 0, 0, 12 * MS, 0, PER_SUB);
+    t.subblockDone();
+    assertTrue("the first subblock: 12 ms against 3 ms and the 20 ms grace", t.keptPace());
+    readWaiting(t, w, 1, 12 * MS, 12 * MS, 0, PER_SUB);
+    t.subblockDone();
+    assertFalse("the second: 12 ms against 3 ms", t.keptPace());
+    t.beginBlock(30 * MS, PER_SUB, FLOOR);
+    readWaiting(t, w, 4, 30 * MS, 25 * MS, 0, PER_SUB);
+    t.subblockDone();
+    assertFalse("a new block's first subblock past the deadline and the grace", t.keptPace());
   }
 }

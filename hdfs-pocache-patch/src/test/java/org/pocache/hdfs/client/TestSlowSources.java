@@ -60,6 +60,39 @@ public class TestSlowSources {
   }
 
   /**
+   * Listed on its heartbeats alone: listed, not on clients' reads, not backlogged, and not
+   * late in this client's own last reads (the Manager's word in its history does not count).
+   */
+  @Test
+  public void aDataNodeIsListedOnHeartbeatsAloneUntilClientsOrThisClientsReadsFindItSlow() {
+    Set<String> listed = new HashSet<>();
+    Set<String> byClients = new HashSet<>();
+    SlowSources s = new SlowSources(() -> listed, () -> byClients);
+    assertFalse("not listed", s.listedOnHeartbeatsAlone(A));
+    listed.add(A.get(0));
+    assertTrue(s.listedOnHeartbeatsAlone(A));
+    s.skip(A); // the list's word enters A's history
+    assertTrue("the Manager's word is not this client's", s.listedOnHeartbeatsAlone(A));
+    s.served(A, false);
+    assertTrue("on time for this client", s.listedOnHeartbeatsAlone(A));
+    s.served(A, true);
+    assertFalse("late in this client's own reads", s.listedOnHeartbeatsAlone(A));
+    listed.add(B.get(0));
+    byClients.add(B.get(0));
+    assertFalse("listed on clients' reads", s.listedOnHeartbeatsAlone(B));
+    byClients.clear();
+    Runnable[] ends = new Runnable[SlowSources.MAX_BACKLOG];
+    for (int i = 0; i < ends.length; i++) {
+      ends[i] = s.abandoned(B);
+    }
+    assertFalse("backlogged", s.listedOnHeartbeatsAlone(B));
+    for (Runnable end : ends) {
+      end.run();
+    }
+    assertTrue(s.listedOnHeartbeatsAlone(B));
+  }
+
+  /**
    * A DataNode still running {@link SlowSources#MAX_BACKLOG} reads that parity made
    * unnecessary is skipped outright, with no probes, until one of them ends; pieces
    * with several replicas are not counted.
