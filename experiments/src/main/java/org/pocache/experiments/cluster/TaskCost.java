@@ -31,7 +31,7 @@ import org.apache.hadoop.fs.Path;
  * {@code fs.hdfs.impl} picks the client.
  *
  * <pre>java -cp conf:lib/*:experiments/target/classes ... TaskCost &lt;file&gt;
- *     [block index|all] [fs.hdfs.impl] [bytes per read call]</pre>
+ *     [block index|all] [fs.hdfs.impl] [bytes per read call] [CPU ns of work per byte read]</pre>
  */
 public final class TaskCost {
   private TaskCost() {
@@ -46,6 +46,7 @@ public final class TaskCost {
     boolean whole = args.length > 1 && args[1].equals("all");
     int blockIndex = args.length > 1 && !whole ? Integer.parseInt(args[1]) : 0;
     int readSize = args.length > 3 ? Integer.parseInt(args[3]) : 64 << 10;
+    long workNanosPerByte = args.length > 4 ? Long.parseLong(args[4]) : 0;
     long t0 = System.nanoTime();
     Configuration conf = new Configuration();
     if (args.length > 2) {
@@ -71,6 +72,9 @@ public final class TaskCost {
       }
       at += r;
       n += r;
+      if (workNanosPerByte > 0) {
+        spin(r * workNanosPerByte);
+      }
     }
     long t4 = System.nanoTime();
     in.close();
@@ -81,6 +85,33 @@ public final class TaskCost {
             + " (after init: %s; after open: %s)%n",
         fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, readSize, (t4 - t3) / 1e6,
         (t5 - t4) / 1e6, (t5 - t0) / 1e6, jvmCost(), afterInit, afterOpen);
+    System.out.println(poCacheCounters(fs));
+  }
+
+  /** Busy CPU for {@code nanos}, as a map task's own work on the bytes it was given. */
+  private static void spin(long nanos) {
+    long until = System.nanoTime() + nanos;
+    long x = 0;
+    while (System.nanoTime() < until) {
+      x++;
+    }
+    if (x == 42) {
+      System.out.print("");
+    }
+  }
+
+  /** POCache's read counters, when {@code fs} is POCache's FileSystem (by reflection: no compile-time tie). */
+  private static String poCacheCounters(FileSystem fs) {
+    StringBuilder b = new StringBuilder();
+    for (String name : new String[] {"decodedSubstripes", "parityGets", "skippedPieces", "proactiveOpens",
+        "fallbacks"}) {
+      try {
+        b.append(name).append('=').append(fs.getClass().getMethod(name).invoke(fs)).append(' ');
+      } catch (ReflectiveOperationException e) {
+        return "";
+      }
+    }
+    return b.toString();
   }
 
   /**

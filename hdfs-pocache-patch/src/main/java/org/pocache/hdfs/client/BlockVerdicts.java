@@ -276,11 +276,13 @@ final class BlockVerdicts {
    * for the block too.
    *
    * <p>A DataNode listed on its heartbeats alone, and not late in this client's own reads,
-   * does not take a block from its start once this client has timed subblocks: the block is
-   * read, undecided, and its later subblocks ask {@link #listedSince} whether the last one
-   * kept pace. A healthy DataNode whose heartbeats looked slow because its readers were
-   * starved of a core keeps its blocks (a rebuild reads k - 1 other blocks and the parity
-   * on those same busy cores); a straggler costs one subblock at its pace first.
+   * does not take a block from its start: the block is read, undecided, and its later
+   * subblocks ask {@link #listedSince} whether the last one kept pace (in a new client, with
+   * no subblock timed yet, within the minimum deadline: see {@link DirectReadTimes}). A
+   * healthy DataNode whose heartbeats looked slow because its readers were starved of a
+   * core keeps its blocks (a rebuild reads k - 1 other blocks and the parity on those same
+   * busy cores, and a wave of new tasks is where that happens most); a straggler costs one
+   * subblock at its pace first.
    */
   boolean leftToParityAt(long pos) {
     long g = pos / subblock;
@@ -292,7 +294,7 @@ final class BlockVerdicts {
     }
     SubblockAddress a = layout.locate(g * subblock);
     if (!proactive.isCached(a.stripe)
-        || deadlines.perSubblock() > 0 && rebuilds.listedOnHeartbeatsAlone(a.stripe, a.dataIndex)
+        || rebuilds.listedOnHeartbeatsAlone(a.stripe, a.dataIndex)
         || !rebuilds.leaveToParity(a.stripe, a.dataIndex)) {
       return false;
     }

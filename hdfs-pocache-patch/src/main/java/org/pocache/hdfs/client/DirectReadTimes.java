@@ -58,8 +58,14 @@ final class DirectReadTimes {
   private int runSubblocks;
   /** Whether the block's last subblock done was read whole within {@link #perSub}, net. */
   private boolean keptPace;
-  /** What the block's first subblock may take beyond {@link #perSub} and still keep pace. */
+  /**
+   * What the block's first subblock may take beyond {@link #perSub} and still keep pace;
+   * with no {@link #perSub}, what a subblock may take (its first read call, which opened
+   * the block, aside) and still keep pace.
+   */
   private long firstGrace;
+  /** The block's first read call (the open of the block at its DataNode); -1 before it. */
+  private long firstCallNanos;
   /** Subblocks of the block done so far. */
   private int doneInBlock;
 
@@ -89,6 +95,18 @@ final class DirectReadTimes {
     runSubblocks = 0;
     keptPace = false;
     doneInBlock = 0;
+    firstCallNanos = -1;
+  }
+
+  /**
+   * A block begun before any subblock was timed (a new client's first) is judged from its
+   * next subblock on by {@code perSub}, the deadline its first subblock's time made: a
+   * block whose subblocks slow down is noticed in the first block a task reads too.
+   */
+  void adoptDeadline(long perSub) {
+    if (this.perSub == 0 && perSub > 0) {
+      this.perSub = perSub;
+    }
   }
 
   /** Whether subblock {@code g} is the one being timed. */
@@ -109,6 +127,9 @@ final class DirectReadTimes {
 
   /** One read of HDFS's stream took {@code nanos}, ending at {@code now}. */
   void spent(long nanos, long now) {
+    if (firstCallNanos < 0) {
+      firstCallNanos = nanos;
+    }
     subblockNanos += nanos;
     blockNanos += nanos;
     lastEnded = now;
@@ -148,7 +169,7 @@ final class DirectReadTimes {
    * ({@link #netNanos}) if it was read from its first byte (a time worth learning), else -1.
    */
   long subblockDone() {
-    long net = netNanos(perSub > 0 ? perSub : Long.MAX_VALUE);
+    long net = netNanos(perSub > 0 ? perSub : firstGrace > 0 ? firstGrace : Long.MAX_VALUE);
     if (perSub > 0 && net >= perSub) {
       runNanos += net;
       runSubblocks++;
@@ -156,7 +177,13 @@ final class DirectReadTimes {
       runNanos = 0;
       runSubblocks = 0;
     }
-    keptPace = whole && perSub > 0 && net < perSub + (doneInBlock == 0 ? firstGrace : 0);
+    if (perSub > 0) {
+      keptPace = whole && net < perSub + (doneInBlock == 0 ? firstGrace : 0);
+    } else {
+      // Nothing timed to judge it by: the subblock's reads, less the call that opened the
+      // block, within the floor (a healthy DataNode's 1 MiB at line rate takes a few ms).
+      keptPace = whole && net - (doneInBlock == 0 ? Math.max(0, firstCallNanos) : 0) < firstGrace;
+    }
     doneInBlock++;
     subblock = -1;
     return whole ? net : -1;
@@ -166,7 +193,8 @@ final class DirectReadTimes {
    * Whether the block's last subblock done was read from its first byte within the block's
    * per-subblock deadline (the block's first subblock: with the grace for opening the
    * block), run-queue wait taken off: its DataNode kept pace with its peers for this caller.
-   * False before a subblock of the block is done.
+   * With no deadline yet (nothing timed when the block began), within the grace, the
+   * block's opening read call aside. False before a subblock of the block is done.
    */
   boolean keptPace() {
     return keptPace;

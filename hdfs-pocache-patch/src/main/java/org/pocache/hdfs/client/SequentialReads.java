@@ -263,6 +263,7 @@ final class SequentialReads {
           direct = false; // listed while this block was being read: the rest of it is left to parity
           return HANDED_OVER;
         }
+        directTimes.adoptDeadline(contiguous.verdicts().perSubblockDeadline());
         directTimes.beginSubblock(g, pos == g * subblock, System.nanoTime());
       }
     } catch (RuntimeException | LinkageError e) {

@@ -258,4 +258,39 @@ public class TestDirectReadTimes {
     t.subblockDone();
     assertFalse("a new block's first subblock past the deadline and the grace", t.keptPace());
   }
+
+  /**
+   * A new client's first block (nothing timed when it began): a subblock keeps pace if its
+   * reads, less the call that opened the block, took no longer than the grace; from the
+   * next subblock on the block is judged by the deadline its first subblock's time made.
+   */
+  @Test
+  public void withNothingTimedASubblockKeepsPaceWithinTheGraceItsOpeningCallAside() {
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(0, 0, FLOOR);
+    t.beginSubblock(0, true, 0);
+    t.spent(35 * MS, 35 * MS); // the open of the block at its DataNode, in a new JVM
+    for (int i = 1; i < 8; i++) {
+      t.spent(MS, (35 + i) * MS);
+    }
+    t.subblockDone();
+    assertTrue("7 ms after a 35 ms open, against the 20 ms grace", t.keptPace());
+    t.adoptDeadline(3 * 42 * MS);
+    readWaiting(t, new Waits(), 1, 42 * MS, 12 * MS, 0, 3 * 42 * MS);
+    t.subblockDone();
+    assertTrue("12 ms against the adopted 126 ms", t.keptPace());
+    t.adoptDeadline(PER_SUB);
+    readWaiting(t, new Waits(), 2, 54 * MS, 130 * MS, 0, 3 * 42 * MS);
+    t.subblockDone();
+    assertFalse("130 ms against 126 ms: a deadline once adopted stays for the block", t.keptPace());
+
+    t.beginBlock(0, 0, FLOOR);
+    t.beginSubblock(0, true, 0);
+    t.spent(2 * MS, 2 * MS);
+    for (int i = 1; i < 8; i++) {
+      t.spent(4 * MS, (2 + 4 * i) * MS);
+    }
+    t.subblockDone();
+    assertFalse("28 ms after a 2 ms open: slower than the grace", t.keptPace());
+  }
 }

@@ -454,8 +454,9 @@ public class TestSequentialReads {
    * straggler to the end of the split. (Before, the list was looked at only where a block
    * begins: the task read its whole block at the straggler's pace, 20.9 s for 16 MiB in
    * wordcount.) Listed on its heartbeats alone, the DataNode keeps the block unless the
-   * reader has spent most of its time on the block waiting for it: under MapReduce load a
-   * healthy DataNode's heartbeat now and then looks slow for a few seconds.
+   * reader has spent most of its time on the block waiting for it and the subblock before
+   * did not keep pace by this client's clock (set first by reading the other blocks): under
+   * MapReduce load a healthy DataNode's heartbeat now and then looks slow for a few seconds.
    */
   @Test
   public void aDataNodeListedWhileItsBlockIsStreamedLeavesTheRestOfTheBlockToParity() throws Exception {
@@ -474,6 +475,10 @@ public class TestSequentialReads {
       }
       try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), c);
           FSDataInputStream in = reader.open(p)) {
+        try (FSDataInputStream other = reader.open(p)) {
+          other.seek(BLOCK); // this client's clock: the other DataNodes' blocks, read on time
+          readExactly(other, 31, BLOCK, 3 * BLOCK, 4096);
+        }
         readExactly(in, 31, 0, SUBBLOCK, 4096);
         list(dn, dn[0], k[0]);
         GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[0]), 20, 10_000);
@@ -619,6 +624,46 @@ public class TestSequentialReads {
         readExactly(in, 37, 0, BLOCK, 4096);
         int n = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0);
         assertTrue("slow for this client: the rest of block 0 rebuilt: " + n, n >= 2);
+      }
+    } finally {
+      hdfs.throttle(0).reset();
+      list(dn, null, false);
+    }
+  }
+
+  /**
+   * The same in new clients, as a wave of tasks opens its splits: no subblock timed yet, a
+   * DataNode listed on its heartbeats alone keeps the block while its subblocks, the call
+   * that opened the block aside, arrive within the minimum deadline. (Before, a new client
+   * left such a DataNode's whole block to parity from its start: under a wave of new tasks
+   * on busy cores, healthy DataNodes are listed on their heartbeats in turn.) A DataNode
+   * that is slow for this client still gives up the rest of its block.
+   */
+  @Test
+  public void aDataNodeListedOnHeartbeatsAloneKeepsItsBlockInANewClient() throws Exception {
+    Path p = new Path("/sequential/listed-healthy-new-client");
+    cachedFile(p, 41);
+    String[] dn = dataNodeAddresses();
+    noPrefetchUnderWay();
+    try {
+      list(dn, dn[0], false);
+      java.util.List<Integer> decoded = new java.util.ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), fs.getConf());
+            FSDataInputStream in = reader.open(p)) {
+          assertTrue("listed when the client opened the file", reader.stragglers().contains(dn[0]));
+          readExactly(in, 41, 0, BLOCK, 4096);
+          decoded.add(((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0));
+        }
+      }
+      assertTrue("block 0 streamed by at least two of three new clients (subblocks decoded per client: "
+          + decoded + ")", java.util.Collections.frequency(decoded, 0) >= 2);
+      hdfs.throttle(0).setBandwidth(2 * SUBBLOCK);
+      try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), fs.getConf());
+          FSDataInputStream in = reader.open(p)) {
+        readExactly(in, 41, 0, BLOCK, 4096);
+        int n = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0);
+        assertTrue("slow for this new client: the rest of block 0 rebuilt: " + n, n >= 2);
       }
     } finally {
       hdfs.throttle(0).reset();
