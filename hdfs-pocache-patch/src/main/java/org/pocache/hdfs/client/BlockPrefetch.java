@@ -137,14 +137,17 @@ final class BlockPrefetch implements Closeable {
   private final Budget budget;
   private final BufferPool buffers;
   private final LongConsumer uncount;
-  /** Whether the block starting at this offset is left to parity (not fetched). */
-  private final LongPredicate leftToParity;
+  /**
+   * Whether the block starting at this offset is not fetched: left to parity, or on a
+   * listed DataNode the caller has not judged yet (it reads that block itself, at its pace).
+   */
+  private final LongPredicate notToFetch;
   /** Where a stopped read-ahead is said, once. */
   private final Warnings warnings;
   private final Object lock = new Object();
   /** Fetches by block number. @GuardedBy("lock") */
   private final Map<Long, Fetch> fetches = new HashMap<>();
-  /** Blocks found left to parity: not fetched, not asked about again. @GuardedBy("lock") */
+  /** Blocks found not to fetch (see {@link #notToFetch}): not asked about again. @GuardedBy("lock") */
   private final java.util.Set<Long> notFetched = new java.util.HashSet<>();
   /** The block of the caller's last read here, -1 before any. @GuardedBy("lock") */
   private long lastBlock = -1;
@@ -162,7 +165,7 @@ final class BlockPrefetch implements Closeable {
    * @param warnings where a stopped read-ahead is said
    */
   BlockPrefetch(SequentialReader.Opener opener, long blockSize, long fileLength, int maxAhead, int subblock,
-      Budget budget, BufferPool buffers, LongConsumer uncount, LongPredicate leftToParity, SubblockTimer timer,
+      Budget budget, BufferPool buffers, LongConsumer uncount, LongPredicate notToFetch, SubblockTimer timer,
       Warnings warnings) {
     this.opener = opener;
     this.blockSize = blockSize;
@@ -173,7 +176,7 @@ final class BlockPrefetch implements Closeable {
     this.budget = budget;
     this.buffers = buffers;
     this.uncount = uncount;
-    this.leftToParity = leftToParity;
+    this.notToFetch = notToFetch;
     this.warnings = warnings;
   }
 
@@ -210,7 +213,7 @@ final class BlockPrefetch implements Closeable {
           if (got == 0) {
             break; // the FileSystem's budget is spent
           }
-          if (leftToParity.test(from)) {
+          if (notToFetch.test(from)) {
             budget.release(got);
             notFetched.add(b);
             continue;

@@ -262,6 +262,17 @@ final class BlockVerdicts {
     return false;
   }
 
+  /**
+   * Whether the DataNodes of the block holding {@code pos} are on the Manager's list, on
+   * their heartbeats or on clients' reads. A block there that is not left to parity from its
+   * start ({@link #leftToParityAt}) is not fetched ahead: a fetch would read all of it at the
+   * DataNode's pace, where the caller's own read judges it by its first subblock.
+   */
+  boolean onListedDataNode(long pos) {
+    SubblockAddress a = layout.locate(pos / subblock * subblock);
+    return rebuilds.listedStraggler(a.stripe, a.dataIndex);
+  }
+
   /** Where the block holding file offset {@code pos} ends (exclusive). */
   long blockEnd(long pos) {
     long blockSize = layout.blockSize();

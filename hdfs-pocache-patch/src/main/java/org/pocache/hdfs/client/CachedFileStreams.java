@@ -135,7 +135,8 @@ final class CachedFileStreams {
         SequentialReader seq = sequential;
         prefetch = new BlockPrefetch(failFastOpener, d.getBlockSize(), d.getLength(), d.getK() - 1,
             layout.subblockSize(), shared.prefetchBudget, shared.buffers, this::uncount,
-            pos -> seq.holds(pos) || seq.verdicts().leftToParityAt(pos), seq.verdicts()::fetchedAhead,
+            pos -> seq.holds(pos) || seq.verdicts().leftToParityAt(pos) || seq.verdicts().onListedDataNode(pos),
+            seq.verdicts()::fetchedAhead,
             shared.warnings);
         sequential.fetchesAhead(prefetch);
       }

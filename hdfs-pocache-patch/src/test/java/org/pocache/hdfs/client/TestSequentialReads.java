@@ -672,6 +672,38 @@ public class TestSequentialReads {
   }
 
   /**
+   * A whole-file reader does not fetch ahead a block whose DataNode is listed on its
+   * heartbeats alone: a fetch would read all of it at the DataNode's pace, where the
+   * caller, reading the block itself when it gets there, judges it by its first subblock.
+   * Here the caller waits on block 1's DataNode (2 MiB/s; the deadline is raised so that
+   * nothing is judged late), which starts the fetches of the blocks after it: block 3's,
+   * and not block 2's, whose DataNode is listed.
+   */
+  @Test
+  public void aBlockOnADataNodeListedOnHeartbeatsAloneIsNotFetchedAhead() throws Exception {
+    Path p = new Path("/sequential/listed-not-fetched");
+    cachedFile(p, 43);
+    String[] dn = dataNodeAddresses();
+    Configuration patient = new Configuration(fs.getConf());
+    patient.set(PoCacheConfigKeys.READ_DEADLINE_MIN_KEY, "60000");
+    noPrefetchUnderWay();
+    hdfs.throttle(1).setBandwidth(2L << 20);
+    try {
+      list(dn, dn[2], false);
+      try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), patient);
+          FSDataInputStream in = reader.open(p)) {
+        readExactly(in, 43, 0, 4 * BLOCK, 4096);
+        PoCacheInputStream s = (PoCacheInputStream) in.getWrappedStream();
+        assertTrue("block 3 fetched ahead, block 2 not: " + s.prefetchedBytes(),
+            s.prefetchedBytes() >= BLOCK / 2 && s.prefetchedBytes() <= BLOCK + SUBBLOCK);
+      }
+    } finally {
+      hdfs.throttle(1).reset();
+      list(dn, null, false);
+    }
+  }
+
+  /**
    * A stream still open reports what it has read so far with the client's next look at
    * the straggler list, not only when it closes: a task streaming a straggler's block
    * closes its stream when its split is read, and the Manager judges the straggler
