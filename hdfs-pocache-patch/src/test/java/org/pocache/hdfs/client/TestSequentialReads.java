@@ -498,6 +498,14 @@ public class TestSequentialReads {
     }
   }
 
+  /** Reads block 0 of {@code p} through a new stream of {@code reader}: the subblocks of it that were decoded. */
+  private static int block0Decoded(FileSystem reader, Path p, long seed) throws IOException {
+    try (FSDataInputStream in = reader.open(p)) {
+      readExactly(in, seed, 0, BLOCK, 4096);
+      return ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0);
+    }
+  }
+
   /** Bytes each of the first {@code n} DataNodes has served so far (its BytesRead metric). */
   private static long[] dataNodeBytesRead(int n) throws ReflectiveOperationException {
     // The counter itself: its JMX view is cached for seconds.
@@ -609,10 +617,7 @@ public class TestSequentialReads {
       GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[0]), 20, 10_000);
       java.util.List<Integer> decoded = new java.util.ArrayList<>();
       for (int i = 0; i < 3; i++) {
-        try (FSDataInputStream in = reader.open(p)) {
-          readExactly(in, 37, 0, BLOCK, 4096);
-          decoded.add(((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0));
-        }
+        decoded.add(block0Decoded(reader, p, 37));
       }
       assertTrue("the listing lasted", reader.stragglers().contains(dn[0]));
       // One open may meet a pause of this JVM (its DataNodes share it) in a subblock; a block
@@ -620,11 +625,8 @@ public class TestSequentialReads {
       assertTrue("block 0 streamed by at least two of three opens (subblocks decoded per open: " + decoded + ")",
           java.util.Collections.frequency(decoded, 0) >= 2);
       hdfs.throttle(0).setBandwidth(2 * SUBBLOCK);
-      try (FSDataInputStream in = reader.open(p)) {
-        readExactly(in, 37, 0, BLOCK, 4096);
-        int n = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0);
-        assertTrue("slow for this client: the rest of block 0 rebuilt: " + n, n >= 2);
-      }
+      int n = block0Decoded(reader, p, 37);
+      assertTrue("slow for this client: the rest of block 0 rebuilt: " + n, n >= 2);
     } finally {
       hdfs.throttle(0).reset();
       list(dn, null, false);
@@ -649,20 +651,16 @@ public class TestSequentialReads {
       list(dn, dn[0], false);
       java.util.List<Integer> decoded = new java.util.ArrayList<>();
       for (int i = 0; i < 3; i++) {
-        try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), fs.getConf());
-            FSDataInputStream in = reader.open(p)) {
-          assertTrue("listed when the client opened the file", reader.stragglers().contains(dn[0]));
-          readExactly(in, 41, 0, BLOCK, 4096);
-          decoded.add(((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0));
+        try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), fs.getConf())) {
+          decoded.add(block0Decoded(reader, p, 41));
+          assertTrue("listed while the client read", reader.stragglers().contains(dn[0]));
         }
       }
       assertTrue("block 0 streamed by at least two of three new clients (subblocks decoded per client: "
           + decoded + ")", java.util.Collections.frequency(decoded, 0) >= 2);
       hdfs.throttle(0).setBandwidth(2 * SUBBLOCK);
-      try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), fs.getConf());
-          FSDataInputStream in = reader.open(p)) {
-        readExactly(in, 41, 0, BLOCK, 4096);
-        int n = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(0L, 0);
+      try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), fs.getConf())) {
+        int n = block0Decoded(reader, p, 41);
         assertTrue("slow for this new client: the rest of block 0 rebuilt: " + n, n >= 2);
       }
     } finally {
