@@ -292,8 +292,8 @@ final class BlockVerdicts {
    * no subblock timed yet, within the minimum deadline: see {@link DirectReadTimes}). A
    * healthy DataNode whose heartbeats looked slow because its readers were starved of a
    * core keeps its blocks (a rebuild reads k - 1 other blocks and the parity on those same
-   * busy cores, and a wave of new tasks is where that happens most); a straggler costs one
-   * subblock at its pace first.
+   * busy cores, and a wave of new tasks is where that happens most); a straggler costs the
+   * part of a subblock it sends within that bar ({@link DirectReadTimes#fallenBehind}).
    */
   boolean leftToParityAt(long pos) {
     long g = pos / subblock;
@@ -326,7 +326,8 @@ final class BlockVerdicts {
    * Whether the block holding {@code pos}, which the caller has been reading itself, is on
    * the Manager's straggler list now and parity can stand in for the rest of it: the rest
    * of the block is left to parity from the subblock at {@code pos} and the caller hands
-   * its reads to the reader. Asked at each subblock the caller starts. A task's stream
+   * its reads to the reader. Asked at each subblock the caller starts, and within one that
+   * can no longer keep pace (then from {@code pos} on, mid-subblock). A task's stream
    * reads one block for as long as the block's DataNode takes, and a straggler listed
    * while it does would otherwise keep it until the end of its split.
    *

@@ -200,6 +200,25 @@ final class DirectReadTimes {
     return keptPace;
   }
 
+  /**
+   * Whether the subblock being timed, read from its first byte and not yet done, can no
+   * longer keep pace ({@link #keptPace}, by the same bar): its reads so far, run-queue wait
+   * taken off, are over it. A listed DataNode that is slow for this caller is then given up
+   * at once, not after a whole subblock at its pace (a second, at a tenth of its peers'
+   * speed). A subblock begun mid-way never keeps pace and is judged when it is done.
+   */
+  boolean fallenBehind() {
+    if (!whole || subblock < 0) {
+      return false;
+    }
+    long opening = perSub > 0 || doneInBlock > 0 ? 0 : Math.max(0, firstCallNanos);
+    long bar = perSub > 0 ? perSub + (doneInBlock == 0 ? firstGrace : 0) : firstGrace;
+    if (subblockNanos - opening < bar) {
+      return false; // the usual answer, without a look at the run-queue wait
+    }
+    return netNanos(bar + opening) - opening >= bar;
+  }
+
   /** Forgets the subblock being timed (the stream was moved); the block is begun again. */
   void forget() {
     subblock = -1;

@@ -326,6 +326,9 @@ final class SequentialReads {
       } else if (contiguous.verdicts().lateForCaller(g, directTimes)) {
         direct = false; // the rest of this subblock, and what follows until handBack, are the SequentialReader's
         resumable = true;
+      } else if (directTimes.fallenBehind()
+          && contiguous.verdicts().listedSince(pos, directTimes.readBound(directEnded))) {
+        direct = false; // a listed DataNode behind for this caller: the rest of its block is left to parity
       }
     } catch (RuntimeException | LinkageError e) {
       fallBackToHdfs(e);

@@ -293,4 +293,51 @@ public class TestDirectReadTimes {
     t.subblockDone();
     assertFalse("28 ms after a 2 ms open: slower than the grace", t.keptPace());
   }
+
+  /**
+   * A subblock falls behind as soon as its reads so far are over the bar it would keep pace
+   * by: with nothing timed, the grace past the call that opened the block; with a deadline,
+   * the deadline (the block's first subblock: plus the grace). Run-queue wait is taken off
+   * first, and a subblock begun mid-way is left to be judged when done.
+   */
+  @Test
+  public void aSubblockFallsBehindOnceItsReadsSoFarAreOverItsBar() {
+    DirectReadTimes t = new DirectReadTimes();
+    t.beginBlock(0, 0, FLOOR);
+    t.beginSubblock(0, true, 0);
+    t.spent(35 * MS, 35 * MS);
+    assertFalse("the opening call alone", t.fallenBehind());
+    t.spent(15 * MS, 50 * MS);
+    assertFalse("15 ms after the open, against the 20 ms grace", t.fallenBehind());
+    t.spent(6 * MS, 56 * MS);
+    assertTrue("21 ms after the open", t.fallenBehind());
+    t.subblockDone();
+    assertFalse("done: the same verdict", t.keptPace());
+
+    t.beginBlock(0, PER_SUB, FLOOR);
+    t.beginSubblock(0, true, 0);
+    t.spent(PER_SUB, PER_SUB);
+    assertFalse("the block's first subblock has the grace beyond the deadline", t.fallenBehind());
+    t.spent(FLOOR, PER_SUB + FLOOR);
+    assertTrue("the deadline and the grace spent", t.fallenBehind());
+    t.subblockDone();
+    t.beginSubblock(1, true, PER_SUB + FLOOR);
+    t.spent(PER_SUB - MS, 2 * PER_SUB + FLOOR);
+    assertFalse("within the deadline", t.fallenBehind());
+    t.spent(MS, 2 * PER_SUB + FLOOR + MS);
+    assertTrue("at the deadline", t.fallenBehind());
+
+    Waits w = new Waits();
+    DirectReadTimes waited = new DirectReadTimes(() -> w.nanos);
+    waited.beginBlock(0, PER_SUB, FLOOR);
+    waited.beginSubblock(0, true, 0);
+    waited.spent(PER_SUB + FLOOR, PER_SUB + FLOOR);
+    w.nanos = PER_SUB;
+    assertFalse("over the bar only by the time it waited for a core", waited.fallenBehind());
+
+    t.beginBlock(0, PER_SUB, FLOOR);
+    t.beginSubblock(0, false, 0);
+    t.spent(10 * PER_SUB, 10 * PER_SUB);
+    assertFalse("begun mid-way: judged when done", t.fallenBehind());
+  }
 }
