@@ -65,8 +65,13 @@ public final class TaskCost {
     in.seek(start);
     byte[] b = new byte[readSize];
     long n = 0;
+    long firstRead = 0;
     for (long at = start; at < end; ) {
+      long c0 = n == 0 ? System.nanoTime() : 0;
       int r = in.read(b, 0, (int) Math.min(b.length, end - at));
+      if (n == 0) {
+        firstRead = System.nanoTime() - c0;
+      }
       if (r <= 0) {
         break;
       }
@@ -81,9 +86,10 @@ public final class TaskCost {
     fs.close();
     long t5 = System.nanoTime();
     System.out.printf(Locale.ROOT,
-        "%s init %.0f ms, open %.0f ms, read %d bytes in %d-byte calls %.0f ms, close %.0f ms, total %.0f ms; %s"
-            + " (after init: %s; after open: %s)%n",
+        "%s init %.0f ms, open %.0f ms, read %d bytes in %d-byte calls %.0f ms (the first %.1f ms), close %.0f ms,"
+            + " total %.0f ms; %s (after init: %s; after open: %s)%n",
         fs.getClass().getSimpleName(), (t1 - t0) / 1e6, (t3 - t2) / 1e6, n, readSize, (t4 - t3) / 1e6,
+        firstRead / 1e6,
         (t5 - t4) / 1e6, (t5 - t0) / 1e6, jvmCost(), afterInit, afterOpen);
     System.out.println(poCacheCounters(fs));
   }

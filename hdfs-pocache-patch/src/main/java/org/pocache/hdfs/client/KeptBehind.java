@@ -125,4 +125,22 @@ final class KeptBehind {
     from = -1;
     to = -1;
   }
+
+  /**
+   * As {@link #delivered}, but a failure closes this (it is only a saving: the rebuilds then
+   * read from the DataNodes) and is returned; null if none.
+   */
+  Throwable deliveredOrClosed(long at, byte[] b, int off, ByteBuffer buf, int bufAt, int n) {
+    try {
+      delivered(at, b, off, buf, bufAt, n);
+      return null;
+    } catch (RuntimeException | LinkageError e) {
+      try {
+        close();
+      } catch (RuntimeException | LinkageError ignored) {
+        // what it held is the pool's and the budget's loss, not the read's
+      }
+      return e;
+    }
+  }
 }

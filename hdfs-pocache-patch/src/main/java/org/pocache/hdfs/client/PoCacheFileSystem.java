@@ -122,6 +122,12 @@ public class PoCacheFileSystem extends DistributedFileSystem {
   /** Commits, notices and reports started and not yet done. */
   private PendingWork pendingWork;
   private StragglerView stragglerView;
+  /** Subblock times shared by this file system's streams; null while POCache is off. */
+  private SubblockTimes subblockTimes;
+  /** Where fallbacks are said, once each; handed down to the streams and readers. */
+  private final Warnings warnings = Warnings.CLIENT;
+  /** Streams for sequential reads of cached files on the caller's thread; null until the first. @GuardedBy("this") */
+  private FailFastClient failFast;
 
   @Override
   public void initialize(URI uri, Configuration conf) throws IOException {
@@ -179,7 +185,7 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     w.fallbacks = (what, why, warn) -> {
       fallbacks.incrementAndGet();
       if (warn) {
-        warnOnce(why instanceof LinkageError ? Warnings.MISMATCHED_JAR : what, why);
+        warnings.once(why instanceof LinkageError ? Warnings.MISMATCHED_JAR : what, why);
       }
     };
     writes = new CachedWrites(w);
@@ -435,19 +441,6 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return failFast;
   }
 
-  /** Logs a fall-back to plain HDFS at WARN the first time one of its kind happens in this JVM, else at DEBUG. */
-  private void warnOnce(String what, Throwable why) {
-    warnings.once(what, why);
-  }
-
-  /** Subblock times shared by this file system's streams; null while POCache is off. */
-  private SubblockTimes subblockTimes;
-
-  /** Where fallbacks are said, once each; handed down to the streams and readers. */
-  private final Warnings warnings = Warnings.CLIENT;
-  /** Streams for sequential reads of cached files on the caller's thread; null until the first. @GuardedBy("this") */
-  private FailFastClient failFast;
-
   /** The coder of {@code d}'s k and m, one per pair for all of this FileSystem's readers and writers. */
   private ErasureCoder coderFor(ParityDescriptor d) {
     return coders.computeIfAbsent((long) d.getK() << 32 | d.getM(),
@@ -471,34 +464,9 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return stragglerView.listed();
   }
 
-  /**
-   * Whether this is the JVM's shutdown and log4j has already been shut down: a YARN task
-   * (YarnChild) shuts log4j down before the FileSystem cache closes its file systems, and a
-   * line logged then only makes log4j print "No appenders could be found" to the task's stderr.
-   */
-  private static boolean loggingShutDown() {
-    try {
-      return org.apache.hadoop.util.ShutdownHookManager.get().isShutdownInProgress()
-          && !org.apache.log4j.LogManager.getRootLogger().getAllAppenders().hasMoreElements();
-    } catch (RuntimeException | LinkageError e) {
-      return false; // no log4j 1 here (a shaded client logging through another backend)
-    }
-  }
-
   @Override
   public void close() throws IOException {
-    if ((proactiveOpens() > 0 || cachedWrites() > 0 || shortWrites() > 0 || fallbacks() > 0)
-        && !loggingShutDown()) {
-      LOG.info("POCache client summary: {} proactive opens served {} substripes ({} rebuilt from parity, {} pieces"
-          + " left to parity), {} fallbacks to plain HDFS ({} stale descriptors, {} Manager calls unanswered or"
-          + " skipped, {} failed Redis connects), {} cached writes ({} abandoned), {} writes left to reads (shorter"
-          + " than " + writeMinBlocks + " blocks), {} reader fills, {} erasure-coded pieces read through HDFS's"
-          + " striped stream, {} replicated pieces through its positional read",
-          proactiveOpens(), readSubstripes(), decodedSubstripes(), skippedPieces(), fallbacks(),
-          staleDescriptors(), managerCallsUnanswered() + managerCallsSkipped(), redisConnectFailures(),
-          cachedWrites(), abandonedWrites(), shortWrites(), readerFills(), cellFallbacks.get(),
-          rangeFallbacks.get());
-    }
+    ClientSummary.log(LOG, this, writeMinBlocks);
     if (pendingWork != null) {
       int left = pendingWork.await(CLOSE_WAIT_MILLIS);
       if (left > 0) {

@@ -22,15 +22,14 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.ReadOption;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.io.ByteBufferPool;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The sequential reads of a {@link PoCacheInputStream} with a {@link SequentialSource}: the
  * caller's position, and which of three serves the next read. For a replicated file it is
  * HDFS's own stream on the caller's thread (the <em>direct</em> reads: through a fail-fast
- * stream of its own, timed per subblock), until a block is left to parity or a subblock is
- * late by the {@link SequentialReader}'s rules; then the {@code SequentialReader}, until it
+ * stream of its own, {@link DirectStream}, timed per subblock and judged by
+ * {@link DirectPace}), until a block is left to parity or a subblock is late by the
+ * {@link SequentialReader}'s rules; then the {@code SequentialReader}, until it
  * hands the reads back at a subblock ({@link SequentialReader#handBack}); and, for a caller
  * that reads on past one block while a DataNode is suspect, the whole blocks fetched ahead
  * ({@link BlockPrefetch}). For an erasure-coded file the source is a {@link StripedReadAhead},
@@ -40,10 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe: the owning stream's synchronized methods call it.
  */
 final class SequentialReads {
-  private static final Logger LOG = LoggerFactory.getLogger(SequentialReads.class);
 
-  /** Most bytes one direct read asks HDFS's stream for. */
-  private static final int DIRECT_CHUNK = SequentialReader.PIECE;
   /** {@link #readDirect}'s answer when the read is the {@link SequentialReader}'s from here on. */
   private static final int HANDED_OVER = Integer.MIN_VALUE;
 
@@ -61,7 +57,10 @@ final class SequentialReads {
   private SequentialSource sequential;
   /** A replicated file's sequential reader (its direct reads are judged by its rules); null if none. */
   private SequentialReader contiguous;
-  /** The caller's position while {@code sequential} serves (and {@code in}'s while it reads directly). */
+  /**
+   * Where the reads have got to while {@code sequential} serves (and {@code in}'s position
+   * while it reads directly); the caller is {@link SmallReads#buffered} bytes behind.
+   */
   private long pos;
   /**
    * Sequential reads are {@code in}'s own, timed per subblock, until {@code sequential} is
@@ -69,29 +68,21 @@ final class SequentialReads {
    * alone says where the caller is.
    */
   private boolean direct;
-  /** While direct: the block holding {@code pos} was checked up to here (exclusive), -1 after a seek. */
-  private long checkedTo = -1;
-  /** While direct: how long the caller's reads of HDFS's stream took, per subblock and block. */
-  private final DirectReadTimes directTimes = new DirectReadTimes(RunQueueWait::nanos);
+  /** While direct: the rules the caller's reads of HDFS's stream are judged by; null if none. */
+  private final DirectPace pace;
   /** Whole blocks fetched ahead for a caller that reads on past one block; null: none. */
   private BlockPrefetch prefetch;
   /** The caller's current run of reads without a jump. */
   private final ReadRun run = new ReadRun();
-  /** While direct: the direct stream may not be at {@code pos} (a seek, the prefetch served bytes): seek it first. */
-  private boolean inBehind;
   /** Sequential reads were handed over at a late subblock and may come back ({@link #resume}). */
   private boolean resumable;
-  /**
-   * Opens the stream direct reads go through: one whose DataNode failures end its read at
-   * once ({@code dfs.client.max.block.acquire.failures} 0), so a block whose DataNode is
-   * down (a restart) goes to parity at once, not after HDFS's retries with seconds of
-   * back-off. Null: direct reads go through {@code in}.
-   */
-  private final SequentialReader.Opener failFast;
+  /** The bytes small reads are served from; {@code pos} is where they end. */
+  private final SmallReads small;
+  private final SmallReads.Source unbuffered = (b, off, len) -> read(b, off, len, null);
+  /** The stream direct reads go through (fail-fast, if it could be opened). */
+  private final DirectStream directs;
   /** Copies of what the caller reads that rebuilds of a later block of the stripe want; null: none. */
   private KeptBehind behind;
-  /** The stream direct reads go through, opened at the first; null before (read unlocked: read statistics). */
-  private volatile DFSInputStream directIn;
   /** When the last direct read ended (System.nanoTime()). */
   private long directEnded;
   /**
@@ -114,13 +105,15 @@ final class SequentialReads {
     this.contiguous = contiguous;
     this.direct = contiguous != null;
     this.prefetch = contiguous != null ? prefetch : null;
-    this.failFast = failFast;
+    this.directs = new DirectStream(in, failFast, warnings);
     this.behind = contiguous == null ? null
         : new KeptBehind(contiguous, contiguous.verdicts().subblockSize(), contiguous.verdicts().blockSize(),
             in.getFileLength());
     this.fileLength = in.getFileLength();
+    this.pace = contiguous == null ? null : new DirectPace(contiguous, fileLength);
     this.blockSize = blockSize;
     this.stats = stats;
+    this.small = new SmallReads(stats);
     this.outcome = outcome;
     this.warnings = warnings;
   }
@@ -130,13 +123,28 @@ final class SequentialReads {
     return sequential != null;
   }
 
-  /** A read into {@code b}, the caller's arguments checked already. */
+  /**
+   * A read into {@code b}, the caller's arguments checked already: a small one from the
+   * bytes a fill read ahead ({@link SmallReads}).
+   */
   int read(byte[] b, int off, int len) throws IOException {
-    return read(b, off, len, null);
+    if (closed) {
+      throw new IOException("Stream closed");
+    }
+    int n = small.read(b, off, len, unbuffered);
+    if (small.buffered() > 0 && !active()) {
+      // Fell back during a fill: HDFS's stream serves from here on, from the caller's position.
+      in.seek(in.getPos() - small.buffered());
+      small.clear();
+    }
+    return n;
   }
 
   /** A read into {@code buf}. */
   int read(ByteBuffer buf) throws IOException {
+    if (!closed && small.buffered() > 0) {
+      return small.take(buf);
+    }
     if (buf.hasArray()) {
       int n = read(buf.array(), buf.arrayOffset() + buf.position(), buf.remaining(), null);
       if (n > 0) {
@@ -157,18 +165,11 @@ final class SequentialReads {
         behind.close(); // fell back: HDFS's stream reads alone from here
         behind = null;
       } else {
-        try {
-          behind.delivered(at, b, off, buf, bufAt, n);
-        } catch (RuntimeException | LinkageError e) {
-          KeptBehind k = behind;
-          behind = null; // only a saving: the rebuilds read from the DataNodes instead
-          try {
-            k.close();
-          } catch (RuntimeException | LinkageError ignored) {
-            // what it held is the pool's and the budget's loss, not the read's
-          }
+        Throwable failed = behind.deliveredOrClosed(at, b, off, buf, bufAt, n);
+        if (failed != null) {
+          behind = null;
           outcome.cacheErrorSeen();
-          warnings.once("POCache stopped keeping read subblocks for rebuilds", e);
+          warnings.once("POCache stopped keeping read subblocks for rebuilds", failed);
         }
       }
     }
@@ -234,59 +235,25 @@ final class SequentialReads {
    */
   private int readDirect(byte[] b, int off, int len, ByteBuffer buf, long entered) throws IOException {
     directEnded = 0; // set only by a read of the direct stream (a fallback's read is timed by the caller)
-    int subblock;
-    long g;
-    DFSInputStream src = directStream();
-    if (inBehind) {
-      src.seek(pos);
-      inBehind = false;
+    if (directs.at(pos, closed)) {
       directMoved();
-      entered = 0; // the seek is not the read's
+      entered = 0; // the open or seek is not the read's
     }
+    long g;
     try {
-      if (pos >= checkedTo) {
-        if (contiguous.verdicts().leftToParityAt(pos)) {
-          direct = false;
-          return HANDED_OVER;
-        }
-        checkedTo = contiguous.verdicts().blockEnd(pos);
-        directTimes.beginBlock(System.nanoTime(), contiguous.verdicts().perSubblockDeadline(),
-            contiguous.verdicts().deadlineFloor());
-      }
-      subblock = contiguous.verdicts().subblockSize();
-      g = pos / subblock;
-      if (!directTimes.timing(g)) {
-        // At each later subblock of a block (at its first, leftToParity was asked just above).
-        if (g * subblock % contiguous.verdicts().blockSize() != 0
-            && contiguous.verdicts().listedSince(pos,
-                directTimes.readBound(System.nanoTime()) && !directTimes.keptPace())) {
-          direct = false; // listed while this block was being read: the rest of it is left to parity
-          return HANDED_OVER;
-        }
-        directTimes.adoptDeadline(contiguous.verdicts().perSubblockDeadline());
-        directTimes.beginSubblock(g, pos == g * subblock, System.nanoTime());
-      }
+      g = pace.beforeRead(pos);
     } catch (RuntimeException | LinkageError e) {
       fallBackToHdfs(e);
       return buf == null ? in.read(b, off, len) : in.read(buf);
     }
+    if (g < 0) {
+      direct = false;
+      return HANDED_OVER;
+    }
     long t0 = entered != 0 ? entered : System.nanoTime();
     int n;
     try {
-      // At most a chunk per call: a caller's large read (Parquet reads a column chunk of many
-      // MiB in one call) is judged between chunks, not once it is over.
-      if (buf == null) {
-        n = src.read(b, off, Math.min(len, DIRECT_CHUNK));
-      } else if (buf.remaining() <= DIRECT_CHUNK) {
-        n = src.read(buf);
-      } else {
-        ByteBuffer part = buf.duplicate();
-        part.limit(part.position() + DIRECT_CHUNK);
-        n = src.read(part);
-        if (n > 0) {
-          buf.position(buf.position() + n);
-        }
-      }
+      n = directs.read(b, off, len, buf);
     } catch (java.io.InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
@@ -296,7 +263,7 @@ final class SequentialReads {
       // HDFS's stream failed here (a DataNode down or failing, and no other replica): parity
       // may still stand in; the SequentialReader's own streams retry as HDFS does if not.
       direct = false;
-      if (src != in) {
+      if (directs.failsFast()) {
         try {
           contiguous.verdicts().blockDown(pos); // at once, not after HDFS's retries
         } catch (RuntimeException | LinkageError e2) {
@@ -307,28 +274,16 @@ final class SequentialReads {
       return HANDED_OVER;
     }
     directEnded = System.nanoTime();
-    directTimes.spent(directEnded - t0, directEnded);
+    pace.spent(directEnded - t0, directEnded);
     if (n <= 0) {
       return n;
     }
     pos += n;
     try {
-      if (pos >= Math.min(fileLength, (g + 1) * subblock)) {
-        contiguous.deliveredElsewhere();
-        long whole = directTimes.subblockDone();
-        if (LOG.isDebugEnabled() && directTimes.discountNanos() > 0) {
-          LOG.debug("subblock {}: {} us of its {} us in HDFS's reads waited for a core", g,
-              directTimes.discountNanos() / 1000, directTimes.subblockNanos() / 1000);
-        }
-        if (whole >= 0) {
-          contiguous.verdicts().readElsewhere(g, whole);
-        }
-      } else if (contiguous.verdicts().lateForCaller(g, directTimes)) {
-        direct = false; // the rest of this subblock, and what follows until handBack, are the SequentialReader's
-        resumable = true;
-      } else if (directTimes.fallenBehind()
-          && contiguous.verdicts().listedSince(pos, directTimes.readBound(directEnded))) {
-        direct = false; // a listed DataNode behind for this caller: the rest of its block is left to parity
+      DirectPace.Next next = pace.afterRead(g, pos, directEnded);
+      if (next != DirectPace.Next.KEEP) {
+        direct = false; // the SequentialReader's: the rest of this subblock (until handBack) or of the block
+        resumable = next == DirectPace.Next.LATE;
       }
     } catch (RuntimeException | LinkageError e) {
       fallBackToHdfs(e);
@@ -346,7 +301,7 @@ final class SequentialReads {
       // Only while some DataNode is suspect: with none, the fetches' threads and copies cost
       // a CPU-bound reader more than they save, and HDFS's stream on the caller's thread is
       // the cheapest read there is.
-      if (run.lookAhead(pos, DIRECT_CHUNK) && run.waitsOnReads() && contiguous.anySuspect()) {
+      if (run.lookAhead(pos, DirectStream.CHUNK) && run.waitsOnReads() && contiguous.anySuspect()) {
         prefetch.ahead(pos, run.start()); // looked at every 128 KiB, not at every small read
       }
       n = prefetch.read(pos, b, off, len, buf);
@@ -366,7 +321,7 @@ final class SequentialReads {
       pos += n;
       counted(n);
       readElsewhere(n);
-      inBehind = direct;
+      directs.behind(direct);
     }
     return n;
   }
@@ -380,7 +335,7 @@ final class SequentialReads {
       if (contiguous.handBack(pos)) {
         direct = true;
         resumable = false;
-        inBehind = true; // the direct stream seeks to pos at its next read
+        directs.behind(true); // the direct stream seeks to pos at its next read
         directMoved();
       }
     } catch (RuntimeException | LinkageError e) {
@@ -388,34 +343,11 @@ final class SequentialReads {
     }
   }
 
-  /**
-   * The stream direct reads go through: the fail-fast one, opened at the first direct read
-   * (positional readers never need it), else {@code in}.
-   */
-  private DFSInputStream directStream() throws IOException {
-    if (directIn == null) {
-      DFSInputStream s = null;
-      if (failFast != null) {
-        try {
-          s = failFast.open();
-        } catch (IOException | RuntimeException | LinkageError e) {
-          if (closed) {
-            throw new IOException("Stream closed");
-          }
-          warnings.once("POCache could not open its fail-fast stream; sequential reads wait out HDFS's retries"
-              + " on a DataNode that is down", e);
-        }
-      }
-      directIn = s != null ? s : in;
-      inBehind = true;
-    }
-    return directIn;
-  }
-
   /** Forgets the direct reads' timing and block check: the direct stream was moved. */
   private void directMoved() {
-    checkedTo = -1;
-    directTimes.forget();
+    if (pace != null) {
+      pace.moved();
+    }
   }
 
   /** From here on sequential reads are the HDFS stream's, from this stream's position. */
@@ -426,7 +358,7 @@ final class SequentialReads {
     contiguous = null;
     direct = false;
     resumable = false;
-    inBehind = false;
+    directs.behind(false);
     if (prefetch != null) {
       prefetch.close();
       prefetch = null;
@@ -459,8 +391,12 @@ final class SequentialReads {
     if (closed) {
       throw new IOException("Stream closed");
     }
+    if (small.seekWithin(pos, target)) {
+      return;
+    }
+    small.clear();
     if (direct) {
-      inBehind = true; // the direct stream seeks at its next read
+      directs.behind(true); // the direct stream seeks at its next read
       directMoved();
     }
     if (target != pos) {
@@ -470,45 +406,53 @@ final class SequentialReads {
   }
 
   long getPos() {
-    return pos;
+    return pos - small.buffered();
   }
 
   long skip(long n) {
     if (n <= 0) {
       return 0;
     }
+    int buffered = small.buffered();
+    if (n <= buffered) {
+      small.skip((int) n);
+      return n;
+    }
+    small.clear();
+    n -= buffered;
     long to = Math.min(fileLength, pos + n);
     long skipped = to - pos;
     if (direct) {
-      inBehind = true;
+      directs.behind(true);
       directMoved();
     }
     run.restart(to);
     pos = to;
-    return skipped;
+    return buffered + skipped;
   }
 
   int available() throws IOException {
     if (closed) {
       throw new IOException("Stream closed");
     }
-    return (int) Math.min(Integer.MAX_VALUE, fileLength - pos);
+    return (int) Math.min(Integer.MAX_VALUE, fileLength - getPos());
   }
 
   /** A zero-copy read: HDFS's own, from this position. */
   ByteBuffer read(ByteBufferPool bufferPool, int maxLength, EnumSet<ReadOption> opts) throws IOException {
+    pos = getPos(); // what the small reads' buffer holds is read again
+    small.clear();
     in.seek(pos); // hand HDFS's stream this position and take it back
     ByteBuffer b = in.read(bufferPool, maxLength, opts);
     pos = in.getPos();
-    inBehind = true;
+    directs.behind(true);
     directMoved();
     return b;
   }
 
   /** The stream direct reads went through if it is not {@code in} (its read statistics count too), else null. */
   DFSInputStream separateDirectStream() {
-    DFSInputStream d = directIn;
-    return d == in ? null : d;
+    return directs.separate();
   }
 
   /** Lets go of what the source holds between reads (unbuffer). */
@@ -548,6 +492,7 @@ final class SequentialReads {
       return;
     }
     closed = true;
+    small.close();
     if (behind != null) {
       behind.close();
       behind = null;
@@ -558,12 +503,6 @@ final class SequentialReads {
     if (prefetch != null) {
       prefetch.close();
     }
-    try {
-      if (directIn != null && directIn != in) {
-        directIn.close();
-      }
-    } catch (IOException e) {
-      // the direct stream's close: nothing of the caller's depends on it
-    }
+    directs.close();
   }
 }

@@ -190,6 +190,47 @@ public class TestStreamSemantics {
       return crc(b) + " pos " + in.getPos() + " available>0 " + (in.available() > 0);
     });
     add(out, "skip", () -> in.skip(1000) + " pos " + in.getPos());
+    add(out, "small reads across a block, and the bytes the statistics count", () -> {
+      FileSystem.Statistics st = FileSystem.getStatistics(fs.getUri().getScheme(), fs.getClass());
+      long before = st.getBytesRead();
+      in.seek(BLOCK - 3000);
+      byte[] b = new byte[6000];
+      for (int n = 0; n < b.length; ) {
+        n += in.read(b, n, Math.min(100, b.length - n));
+      }
+      return crc(b) + " pos " + in.getPos() + " counted " + (st.getBytesRead() - before);
+    });
+    add(out, "single-byte reads", () -> {
+      byte[] b = new byte[3000];
+      for (int i = 0; i < b.length; i++) {
+        b[i] = (byte) in.read();
+      }
+      return crc(b) + " pos " + in.getPos() + " available " + in.available();
+    });
+    add(out, "a small read, a seek back into what was read ahead, a small read", () -> {
+      in.seek(2 * BLOCK + 100);
+      byte[] b = new byte[200];
+      in.readFully(b, 0, 100);
+      in.seek(2 * BLOCK + 50);
+      in.readFully(b, 100, 100);
+      return crc(b) + " pos " + in.getPos();
+    });
+    add(out, "a small read, then skips within and past what was read ahead", () -> {
+      byte[] b = new byte[10];
+      in.readFully(b);
+      long near = in.skip(500);
+      long atNear = in.getPos();
+      long far = in.skip(300_000);
+      in.readFully(b);
+      return near + " " + atNear + " " + far + " " + crc(b) + " pos " + in.getPos();
+    });
+    add(out, "a small read, then a read into a ByteBuffer", () -> {
+      byte[] b = new byte[10];
+      in.readFully(b);
+      ByteBuffer bb = ByteBuffer.allocate(100_000);
+      int n = readAll(in, bb);
+      return crc(b) + " " + n + " " + crc(bb) + " pos " + in.getPos();
+    });
     add(out, "is CanUnbuffer", () -> in.getWrappedStream() instanceof CanUnbuffer);
     add(out, "unbuffer, then read on", () -> {
       long at = in.getPos();
@@ -232,6 +273,65 @@ public class TestStreamSemantics {
     });
     add(out, "available after close", in::available);
     return out;
+  }
+
+  /**
+   * Small reads are served from a fill read ahead ({@link SmallReads}). POCache's reads that
+   * fall back to HDFS's stream during a fill go on from the caller's position, not from
+   * where the fill ended: the bytes read ahead and not yet taken are read again.
+   */
+  @Test
+  public void smallReadsThatFallBackDuringAFillLoseNoBytes() throws Exception {
+    Path p = new Path("/semantics/small-fallback");
+    cluster.cachedPinnedFile(p, BLOCK, 4, 14);
+    byte[] want = new byte[(int) LENGTH];
+    try (FSDataInputStream s = stock.open(p)) {
+      s.readFully(0, want);
+    }
+    byte[] got = new byte[(int) LENGTH];
+    try (FSDataInputStream in = pocache.open(p)) {
+      Object seq = field(in.getWrappedStream(), "seq");
+      int n = 0;
+      while (n < 1000) {
+        n += in.read(got, n, 100); // direct reads, from a fill
+      }
+      SequentialSource failing = new SequentialSource() {
+        @Override
+        public int read(long pos, byte[] b, int off, int len) {
+          throw new IllegalStateException("injected: the sequential reader fails");
+        }
+
+        @Override
+        public int read(long pos, ByteBuffer dst) {
+          throw new IllegalStateException("injected: the sequential reader fails");
+        }
+
+        @Override
+        public void close() {
+        }
+      };
+      setField(seq, "sequential", failing);
+      setField(seq, "direct", false); // the next fill is the failing reader's
+      for (int r; n < got.length && (r = in.read(got, n, Math.min(100, got.length - n))) > 0; ) {
+        n += r;
+      }
+      assertEquals("fell back to HDFS's stream", false, ((SequentialReads) seq).active());
+      assertEquals(LENGTH, n);
+      assertEquals(LENGTH, in.getPos());
+    }
+    assertEquals("the bytes read", crc(want), crc(got));
+  }
+
+  private static Object field(Object o, String name) throws ReflectiveOperationException {
+    java.lang.reflect.Field f = o.getClass().getDeclaredField(name);
+    f.setAccessible(true);
+    return f.get(o);
+  }
+
+  private static void setField(Object o, String name, Object value) throws ReflectiveOperationException {
+    java.lang.reflect.Field f = o.getClass().getDeclaredField(name);
+    f.setAccessible(true);
+    f.set(o, value);
   }
 
   private static int readAll(FSDataInputStream in, ByteBuffer b) throws Exception {
