@@ -121,8 +121,9 @@ public final class TaskCost {
   }
 
   /**
-   * {@code --write <path> <bytes> <block size> [fs.hdfs.impl]}: what a reducer pays to
-   * write its output (64 KiB writes of random bytes, then close).
+   * {@code --write <path> <bytes> <block size> [fs.hdfs.impl] [call bytes]}: what a reducer
+   * pays to write its output (writes of random bytes, 64 KiB a call unless given: a record
+   * writer's are a record's, about 100 bytes for TeraSort's, then close).
    */
   private static void write(String[] args) throws Exception {
     Path p = new Path(args[1]);
@@ -133,19 +134,26 @@ public final class TaskCost {
     if (args.length > 4) {
       conf.set("fs.hdfs.impl", args[4]);
     }
+    int call = args.length > 5 ? Integer.parseInt(args[5]) : 64 << 10;
     FileSystem fs = FileSystem.get(URI.create(conf.get("fs.defaultFS")), conf);
     byte[] b = new byte[64 << 10];
     new java.util.Random(1).nextBytes(b);
     long t1 = System.nanoTime();
     try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, blockSize)) {
-      for (long at = 0; at < bytes; at += b.length) {
-        out.write(b, 0, (int) Math.min(b.length, bytes - at));
+      int from = 0;
+      for (long at = 0; at < bytes; at += call) {
+        if (from + call > b.length) {
+          from = 0;
+        }
+        out.write(b, from, (int) Math.min(call, bytes - at));
+        from += call;
       }
     }
     long t2 = System.nanoTime();
     fs.close();
-    System.out.printf(Locale.ROOT, "%s init %.0f ms, write %d bytes in %d-byte blocks and close %.0f ms; %s%n",
-        fs.getClass().getSimpleName(), (t1 - t0) / 1e6, bytes, blockSize, (t2 - t1) / 1e6, jvmCost());
+    System.out.printf(Locale.ROOT, "%s init %.0f ms, write %d bytes in %d-byte blocks, %d-byte calls,"
+        + " and close %.0f ms; %s%n",
+        fs.getClass().getSimpleName(), (t1 - t0) / 1e6, bytes, blockSize, call, (t2 - t1) / 1e6, jvmCost());
   }
 
   /** This JVM's CPU time, GC time and classes loaded so far. */

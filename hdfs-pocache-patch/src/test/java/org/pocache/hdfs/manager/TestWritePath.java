@@ -18,7 +18,9 @@ package org.pocache.hdfs.manager;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
+import java.io.IOException;
 import java.util.Collections;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -264,6 +266,69 @@ public class TestWritePath {
         in.readFully(0, rest);
       }
       assertEquals(-1, DataPattern.firstMismatch(61, 0, rest, 0, rest.length));
+    }
+  }
+
+  /**
+   * A record writer's small calls (single bytes, a few hundred bytes) are gathered before
+   * they reach HDFS and the encoder: hflush and hsync pass on what is gathered first, so
+   * readers see every byte written before them; the parity matches the file; a write after
+   * close fails as HDFS's does.
+   */
+  @Test
+  public void smallWritesReachHdfsByEachFlushAndTheirParityIsExact() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path p = new Path("/write/records");
+      long length = 2 * ManagerCluster.BLOCK + 12345;
+      byte[] all = new byte[(int) length];
+      DataPattern.fill(62, 0, all, 0, all.length);
+      FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK);
+      int pos = 0;
+      int flushes = 0;
+      java.util.Random sizes = new java.util.Random(62);
+      while (pos < all.length) {
+        if (sizes.nextInt(4) == 0) {
+          out.write(all[pos++]);
+          continue;
+        }
+        int n = Math.min(all.length - pos, 1 + sizes.nextInt(300));
+        out.write(all, pos, n);
+        pos += n;
+        if (pos > (flushes + 1) * ManagerCluster.BLOCK / 2 && pos < all.length) {
+          flushes++;
+          if (flushes % 2 == 0) {
+            out.hsync();
+          } else {
+            out.hflush();
+          }
+          byte[] seen = new byte[pos];
+          try (FSDataInputStream in = c.hdfs.fs().open(p)) {
+            in.readFully(0, seen); // every byte written before the flush
+          }
+          assertEquals("bytes visible after flush " + flushes, -1,
+              DataPattern.firstMismatch(62, 0, seen, 0, seen.length));
+        }
+      }
+      assertEquals(length, out.getPos());
+      out.close();
+      try {
+        out.write(1);
+        fail("a write after close went through");
+      } catch (IOException expected) {
+        // as HDFS's own stream
+      }
+      ParityDescriptor d = m.getDescriptor(p.toString()).getParity();
+      assertEquals(length, d.getLength());
+      assertTrue(c.assertParityMatchesIndependentEncoding(p, d) >= 1);
+      byte[] back = new byte[(int) length];
+      try (FSDataInputStream in = c.hdfs.fs().open(p)) {
+        in.readFully(0, back);
+      }
+      assertEquals(-1, DataPattern.firstMismatch(62, 0, back, 0, back.length));
+      assertEquals(0, fs.abandonedWrites());
     }
   }
 

@@ -56,6 +56,11 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   private static final long UPLOAD_WAIT_SECONDS = 60;
   /** Held bytes go in arrays of this size (a block in one array would be humongous for G1). */
   static final int PIECE = 128 << 10;
+  /**
+   * Calls under {@link ParityEncoder#FOLD_DIRECT_BYTES} are gathered into calls of this many
+   * bytes; larger ones go to HDFS and the encoder as they are.
+   */
+  static final int GATHER = 64 << 10;
 
   /** What an admission hands the stream: the reservation, its descriptor and where parity goes. */
   static final class Admitted {
@@ -97,6 +102,9 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   private long written;
   private boolean caching = true;
   private boolean closed;
+  /** Bytes of small calls not yet passed on (see {@link #write(byte[], int, int)}); made at the first. */
+  private byte[] gathered;
+  private int gatheredBytes;
 
   /** A file the Manager has admitted already. */
   PoCacheOutputStream(OutputStream out, Admitted a, BufferPool buffers, AtomicLong abandoned, int minBlocks,
@@ -129,12 +137,53 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   }
 
   @Override
-  public void write(int b) throws IOException {
-    write(new byte[] {(byte) b}, 0, 1);
+  public synchronized void write(int b) throws IOException {
+    if (closed || gathered == null || gatheredBytes == gathered.length) {
+      write(new byte[] {(byte) b}, 0, 1);
+      return;
+    }
+    gathered[gatheredBytes++] = (byte) b;
   }
 
+  /**
+   * Small calls (a record writer's: TeraSort's reducer makes two per 100-byte record, a
+   * SequenceFile writer single bytes and a call per record; {@code -put} 4 KiB calls) are
+   * gathered first and passed on {@link #GATHER} bytes at a time: each then costs one copy,
+   * as a call to HDFS's own stream does, where HDFS's stream and the encoder would each
+   * copy it, and the layers below are called once per {@link #GATHER} bytes. HDFS sees the
+   * same bytes in the same order; a flush, hflush, hsync or close passes on what is
+   * gathered first.
+   */
   @Override
   public synchronized void write(byte[] b, int off, int len) throws IOException {
+    if (closed) {
+      out.write(b, off, len); // HDFS's own error for a write after close
+      return;
+    }
+    if (len >= ParityEncoder.FOLD_DIRECT_BYTES) {
+      passOnGathered();
+      passOn(b, off, len);
+      return;
+    }
+    if (gathered == null) {
+      gathered = new byte[GATHER];
+    } else if (gatheredBytes + len > GATHER) {
+      passOnGathered();
+    }
+    System.arraycopy(b, off, gathered, gatheredBytes, len);
+    gatheredBytes += len;
+  }
+
+  private void passOnGathered() throws IOException {
+    if (gatheredBytes > 0) {
+      int n = gatheredBytes;
+      gatheredBytes = 0; // if HDFS fails them, they are not passed on again
+      passOn(gathered, 0, n);
+    }
+  }
+
+  /** Passes bytes to HDFS, then to the encoder (or the held pieces before admission). */
+  private void passOn(byte[] b, int off, int len) throws IOException {
     out.write(b, off, len); // HDFS first: its errors are the caller's, the cache's are not
     written += len;
     if (!caching) {
@@ -195,6 +244,17 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     held.clear();
   }
 
+  /** Stops caching a file HDFS failed to write, admitted or not. */
+  private void giveUp(String why) {
+    if (admitter != null) { // nothing reserved yet
+      admitter = null;
+      caching = false;
+      releaseHeld();
+    } else {
+      abandon(why);
+    }
+  }
+
   /** Stops caching this file; the Manager deletes whatever was uploaded. */
   private void abandon(String why) {
     abandon(why, false);
@@ -228,12 +288,14 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   }
 
   @Override
-  public void flush() throws IOException {
+  public synchronized void flush() throws IOException {
+    passOnGathered();
     out.flush();
   }
 
   @Override
-  public void hflush() throws IOException {
+  public synchronized void hflush() throws IOException {
+    passOnGathered();
     if (sync != null) {
       sync.hflush();
     } else {
@@ -248,7 +310,8 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   }
 
   @Override
-  public void hsync() throws IOException {
+  public synchronized void hsync() throws IOException {
+    passOnGathered();
     if (sync != null) {
       sync.hsync();
     } else {
@@ -276,7 +339,23 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
     }
     closed = true;
     long t0 = System.nanoTime();
-    out.close(); // the file is complete in HDFS before anything else
+    try {
+      passOnGathered();
+    } catch (IOException | RuntimeException e) {
+      try {
+        out.close(); // the lease and HDFS's streamer threads are let go all the same
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      giveUp("the HDFS write failed: " + e);
+      throw e;
+    }
+    try {
+      out.close(); // the file is complete in HDFS before anything else
+    } catch (IOException | RuntimeException e) {
+      giveUp("the HDFS write failed: " + e);
+      throw e;
+    }
     if (!caching) {
       return;
     }
