@@ -50,12 +50,19 @@ import redis.clients.jedis.exceptions.JedisException;
  */
 final class RedisConnector implements AutoCloseable {
   private final RedisSettings settings;
-  private final UnifiedJedis client;
+  /** Jedis's client; made at the first call that needs it when the store was checked without it. */
+  private volatile UnifiedJedis client;
   private final CircuitBreaker breaker;
+  private volatile boolean closed;
 
   /** A call to Redis; Jedis reports failures as unchecked {@link JedisException}s. */
   interface RedisCall<T> {
     T run(UnifiedJedis client);
+  }
+
+  /** A call that does not go through Jedis's client; it reports failures as Jedis does. */
+  interface OwnCall<T> {
+    T run();
   }
 
   private RedisConnector(RedisSettings settings, UnifiedJedis client) {
@@ -72,6 +79,53 @@ final class RedisConnector implements AutoCloseable {
    *     (trust store unreadable, no seed answering, authentication refused)
    */
   static RedisConnector connect(RedisSettings s) {
+    UnifiedJedis c = newClient(s);
+    try {
+      c.ping();
+    } catch (JedisException e) {
+      c.close();
+      throw new IllegalArgumentException(RedisSettings.HOSTS_KEY + " = " + s.hosts + ": Redis does not answer PING: "
+          + e.getMessage(), e);
+    }
+    return new RedisConnector(s, c);
+  }
+
+  /**
+   * A connector whose Jedis client is made at its first call, for a store that checked
+   * Redis another way ({@link RespSetConnections#check}): a client that only uploads (a
+   * writer, a reducer) never loads Jedis's few hundred classes.
+   */
+  static RedisConnector checkedElsewhere(RedisSettings s) {
+    return new RedisConnector(s, null);
+  }
+
+  private UnifiedJedis client() {
+    UnifiedJedis c = client;
+    if (c == null) {
+      synchronized (this) {
+        c = client;
+        if (c == null) {
+          if (closed) {
+            throw new JedisException("store is closed");
+          }
+          try {
+            c = newClient(settings);
+          } catch (IllegalArgumentException e) {
+            throw new JedisException(e.getMessage(), e);
+          }
+          client = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  boolean clientMade() {
+    return client != null;
+  }
+
+  /** Jedis's client of {@code s}, pooled; nothing is sent yet. */
+  private static UnifiedJedis newClient(RedisSettings s) {
     JedisClientConfig cfg = clientConfig(s);
     GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
     pool.setMaxTotal(s.poolMax);
@@ -97,14 +151,7 @@ final class RedisConnector implements AutoCloseable {
       throw new IllegalArgumentException(RedisSettings.HOSTS_KEY + " = " + s.hosts + ": cannot reach Redis ("
           + s.topology.name().toLowerCase() + "): " + e.getMessage(), e);
     }
-    try {
-      c.ping();
-    } catch (JedisException e) {
-      c.close();
-      throw new IllegalArgumentException(RedisSettings.HOSTS_KEY + " = " + s.hosts + ": Redis does not answer PING: "
-          + e.getMessage(), e);
-    }
-    return new RedisConnector(s, c);
+    return c;
   }
 
   private static JedisClientConfig clientConfig(RedisSettings s) {
@@ -154,6 +201,11 @@ final class RedisConnector implements AutoCloseable {
    * the breaker; {@code what} names the call in the error.
    */
   <T> T call(String what, boolean idempotent, RedisCall<T> op) throws CacheUnavailableException {
+    return call(what, idempotent, () -> op.run(client()));
+  }
+
+  /** {@code op}, which does not use Jedis's client, retried and behind the breaker as {@link #call} does. */
+  <T> T call(String what, boolean idempotent, OwnCall<T> op) throws CacheUnavailableException {
     int attempts = idempotent ? settings.retries + 1 : 1;
     JedisException last = null;
     for (int a = 0; a < attempts; a++) {
@@ -161,7 +213,7 @@ final class RedisConnector implements AutoCloseable {
         throw new CacheUnavailableException(what + ": Redis circuit breaker is open after repeated failures");
       }
       try {
-        T r = op.run(client);
+        T r = op.run();
         breaker.success();
         return r;
       } catch (JedisException e) {
@@ -206,6 +258,13 @@ final class RedisConnector implements AutoCloseable {
 
   @Override
   public void close() {
-    client.close();
+    UnifiedJedis c;
+    synchronized (this) {
+      closed = true;
+      c = client;
+    }
+    if (c != null) {
+      c.close();
+    }
   }
 }

@@ -49,25 +49,45 @@ public final class RedisParityStore implements ParityStore {
   private final RedisIndexStore index;
   private final RedisServerInfo server;
 
-  private RedisParityStore(RedisConnector redis) {
+  private RedisParityStore(RedisConnector redis, RespSetConnections respSets) {
     RedisSettings s = redis.settings();
     this.redis = redis;
-    int uploadThreads = Math.max(1, Math.min(4, s.poolMax / 2));
-    this.uploads = new AsyncUploader(uploadThreads, s.asyncMaxBytes, this::putValue);
-    this.respSets = s.respSet && s.topology == RedisSettings.Topology.STANDALONE && !s.tls
-        ? new RespSetConnections(s, uploadThreads) : null;
+    this.uploads = new AsyncUploader(uploadThreads(s), s.asyncMaxBytes, this::putValue);
+    this.respSets = respSets;
     this.index = new RedisIndexStore(redis);
     this.server = new RedisServerInfo(redis);
   }
 
+  private static int uploadThreads(RedisSettings s) {
+    return Math.max(1, Math.min(4, s.poolMax / 2));
+  }
+
   /**
-   * Connects and checks that Redis answers (PING; for a cluster, the slot map).
+   * Connects and checks that Redis answers: with SETs on connections of the store's own (a
+   * standalone Redis without TLS, {@code dfs.pocache.redis.resp.set.enabled}), by opening one
+   * (AUTH, CLIENT SETNAME), and Jedis's client is made at the first call that needs it;
+   * otherwise by Jedis's PING (for a cluster, the slot map).
    *
    * @throws IllegalArgumentException naming the key if the settings are unusable
    *     (trust store unreadable, no seed answering, authentication refused)
    */
   public static RedisParityStore connect(RedisSettings s) {
-    return new RedisParityStore(RedisConnector.connect(s));
+    if (!s.respSet || s.topology != RedisSettings.Topology.STANDALONE || s.tls) {
+      return new RedisParityStore(RedisConnector.connect(s), null);
+    }
+    RespSetConnections sets = new RespSetConnections(s, uploadThreads(s));
+    try {
+      sets.check();
+    } catch (IOException e) {
+      sets.close();
+      throw new IllegalArgumentException(RedisSettings.HOSTS_KEY + " = " + s.hosts + ": " + e.getMessage(), e);
+    }
+    return new RedisParityStore(RedisConnector.checkedElsewhere(s), sets);
+  }
+
+  /** Whether Jedis's client was made (for tests: a store that only uploads never makes it). */
+  boolean jedisClientMade() {
+    return redis.clientMade();
   }
 
   public RedisSettings settings() {
@@ -105,7 +125,7 @@ public final class RedisParityStore implements ParityStore {
     if (respSets == null) {
       redis.call("SET " + key, false, c -> c.set(key.bytes(), v));
     } else {
-      redis.call("SET " + key, false, c -> {
+      redis.call("SET " + key, false, () -> {
         try {
           respSets.set(key.bytes(), v);
           return null;

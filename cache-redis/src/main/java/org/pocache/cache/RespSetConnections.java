@@ -91,6 +91,18 @@ final class RespSetConnections implements Closeable {
     }
   }
 
+  /**
+   * Opens a connection and closes it: Redis answers, and takes the password (AUTH) and
+   * CLIENT SETNAME. It is not kept: a connection authenticated now would go on working
+   * after the password changed.
+   *
+   * @throws IOException naming what failed (Redis's own words for a refused AUTH)
+   */
+  void check() throws IOException {
+    RedisSettings.Endpoint e = settings.hosts.get(0);
+    new Connection(new InetSocketAddress(e.host, e.port), settings).close();
+  }
+
   /** Connections kept open between calls (for tests: none leak beyond the bound). */
   int idleConnections() {
     return idle.size();

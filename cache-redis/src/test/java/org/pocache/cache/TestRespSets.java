@@ -55,6 +55,31 @@ public class TestRespSets {
     return n;
   }
 
+  /**
+   * A store that only uploads (a writer's) never makes Jedis's client: the connect is
+   * checked on a connection of the store's own, which it does not keep, and the client is
+   * made at the first call that needs it.
+   */
+  @Test
+  public void aStoreThatOnlyUploadsNeverMakesJedissClient() throws Exception {
+    try (RedisServerFixture redis = RedisServerFixture.builder().start();
+         RespClient raw = redis.client()) {
+      try (RedisParityStore store = StoreTesting.connect(settings(redis, true))) {
+        assertEquals("the connect's check connection is kept", 0, pocacheConnections(raw));
+        ParityKey k = store.key(4, 1, 0, 0, 0);
+        store.put(k, StoreTesting.crcs(4), StoreTesting.payload(1000, 1));
+        store.putAsync(store.key(4, 1, 0, 1, 0), StoreTesting.crcs(4), StoreTesting.payload(5000, 2)).get();
+        assertTrue(raw.call("GET", k.bytes()) instanceof byte[]);
+        assertTrue("Jedis's client made for uploads", !store.jedisClientMade());
+        assertEquals(1000, store.get(k).payloadLength());
+        assertTrue(store.jedisClientMade());
+      }
+      try (RedisParityStore store = StoreTesting.connect(settings(redis, false))) {
+        assertTrue("SETs through Jedis: its client is checked at connect", store.jedisClientMade());
+      }
+    }
+  }
+
   @Test
   public void storesExactlyWhatJedisStores() throws Exception {
     try (RedisServerFixture redis = RedisServerFixture.builder().start();
