@@ -332,6 +332,36 @@ public class TestWritePath {
     }
   }
 
+  /**
+   * When HDFS fails the file at close (here: deleted while written), the caller gets
+   * HDFS's error and the file's reservation is handed back at once, not left to expire.
+   */
+  @Test
+  public void aFileHdfsFailsAtCloseGivesUpItsReservation() throws Exception {
+    try (ManagerCluster c = ManagerCluster.start(4, Collections.<String, String>emptyMap());
+         ManagerClient m = c.client();
+         PoCacheFileSystem fs = c.pocacheClient()) {
+      GenericTestUtils.waitFor(() -> c.manager().cache().ready(), 50, 10_000);
+      Path p = new Path("/write/deleted");
+      byte[] record = new byte[100];
+      FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK);
+      for (long pos = 0; pos < 2 * ManagerCluster.BLOCK + 5000; pos += record.length) {
+        DataPattern.fill(63, pos, record, 0, record.length);
+        out.write(record); // gathered: some are still in the stream at close
+      }
+      assertEquals("the file was admitted", 1, m.getReport().getReservations());
+      assertTrue(c.hdfs.fs().delete(p, false));
+      try {
+        out.close();
+        fail("closed a file deleted while written");
+      } catch (IOException expected) {
+        // HDFS's own error
+      }
+      assertEquals("reservation left open", 0, m.getReport().getReservations());
+      assertEquals(1, fs.abandonedWrites());
+    }
+  }
+
   private static void write(PoCacheFileSystem fs, Path p, long length, long seed, int chunkSize) throws Exception {
     try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, ManagerCluster.BLOCK)) {
       byte[] chunk = new byte[chunkSize];
