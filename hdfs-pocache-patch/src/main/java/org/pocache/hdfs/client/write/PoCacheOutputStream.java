@@ -288,14 +288,23 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   }
 
   @Override
-  public synchronized void flush() throws IOException {
-    passOnGathered();
+  public void flush() throws IOException {
+    passOnGatheredNow();
     out.flush();
   }
 
-  @Override
-  public synchronized void hflush() throws IOException {
+  /**
+   * Passes on what is gathered, holding this stream's lock only for that: HDFS's hflush and
+   * hsync wait for the pipeline's acks outside it, so a thread writing is not held up behind
+   * another's sync (HBase's WAL appends on one thread and syncs on others).
+   */
+  private synchronized void passOnGatheredNow() throws IOException {
     passOnGathered();
+  }
+
+  @Override
+  public void hflush() throws IOException {
+    passOnGatheredNow();
     if (sync != null) {
       sync.hflush();
     } else {
@@ -310,8 +319,8 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
   }
 
   @Override
-  public synchronized void hsync() throws IOException {
-    passOnGathered();
+  public void hsync() throws IOException {
+    passOnGatheredNow();
     if (sync != null) {
       sync.hsync();
     } else {
