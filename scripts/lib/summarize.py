@@ -5,6 +5,7 @@
   summarize.py spark ROWS JSON STRAGGLER_DN FACTOR INPUT_MIB BLOCK_MIB
   summarize.py spark-digest ROWS JOB        (the first recorded output digest of JOB)
   summarize.py pick-straggler [K] < fsck output
+  summarize.py shared-stripes [K] < fsck output (files with a stripe two of whose blocks share a DataNode)
   summarize.py stragglers SAMPLES JSON STRAGGLER_HOST FACTOR
   summarize.py demo-runs JSON DEMO_JSON...  (scripts/pocache demo --json runs, grouped by --protection)
   summarize.py demo-bench JSON DEMO_JSON... (scripts/pocache bench demo: each goal's ratio over the runs)
@@ -231,23 +232,43 @@ def spark(rows_file, out, dn, factor, input_mib, block_mib, spark_version="3.3.4
         sys.exit(1)
 
 
+def fsck_files():
+    """Reads `hdfs fsck -files -blocks -locations` on stdin: [(path, [(DataNode index, block
+    length), ...]), ...], the index being the <i> of 10.77.<i>.2."""
+    import re
+    files, current = [], None
+    for line in sys.stdin:
+        if line.startswith("/") and " bytes" in line:
+            current = []
+            files.append((line.split()[0], current))
+        length = re.search(r" len=(\d+)", line)
+        for dn in re.findall(r"DatanodeInfoWithStorage\[\d+\.\d+\.(\d+)\.\d+", line):
+            if current is not None:
+                current.append((int(dn), int(length.group(1)) if length else 0))
+    return files
+
+
+def shared_stripes(k="4"):
+    """Reads fsck's listing on stdin; prints the files with a stripe (k consecutive blocks)
+    two of whose blocks share a DataNode: one slow DataNode is then two slow pieces, more
+    than m = 1 parity can mask, and a read of such a file measures that, not POCache."""
+    k = int(k)
+    for path, blocks in fsck_files():
+        for s in range(0, len(blocks), k):
+            dns = [dn for dn, _ in blocks[s:s + k]]
+            if len(set(dns)) < len(dns):
+                print(path)
+                break
+
+
 def pick_straggler(k="4"):
     """Reads `hdfs fsck -files -blocks -locations` on stdin; prints the DataNode index
     (the <i> of 10.77.<i>.2) holding most bytes in blocks that are alone in their stripe
     (k consecutive blocks of a file), i.e. the straggler m = 1 parity has most to mask.
     Bytes, not blocks: a file's short last block (a few KB) costs a reader next to nothing
     even on a slow DataNode."""
-    import re
     k = int(k)
-    files, current = [], None
-    for line in sys.stdin:
-        if line.startswith("/") and " bytes" in line:
-            current = []
-            files.append(current)
-        length = re.search(r" len=(\d+)", line)
-        for dn in re.findall(r"DatanodeInfoWithStorage\[\d+\.\d+\.(\d+)\.\d+", line):
-            if current is not None:
-                current.append((int(dn), int(length.group(1)) if length else 0))
+    files = [blocks for _, blocks in fsck_files()]
     held, rescuable = {}, {}
     for blocks in files:
         for s in range(0, len(blocks), k):
@@ -710,6 +731,6 @@ def fmt(x):
 
 if __name__ == "__main__":
     {"mapreduce": mapreduce, "reads": reads, "spark": spark, "spark-digest": spark_digest,
-     "pick-straggler": pick_straggler, "stragglers": stragglers,
+     "pick-straggler": pick_straggler, "shared-stripes": shared_stripes, "stragglers": stragglers,
      "stragglers-runs": stragglers_runs, "demo-runs": demo_runs, "demo-bench": demo_bench,
      "read-cpu": read_cpu, "ha": ha, "rolling": rolling, "federation": federation}[sys.argv[1]](*sys.argv[2:])
