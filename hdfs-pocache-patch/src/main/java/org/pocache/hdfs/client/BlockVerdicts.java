@@ -452,7 +452,14 @@ final class BlockVerdicts {
       lateInRow.remove(blockOf(g)); // on time: the late ones were not in a row
     }
     SubblockAddress a = layout.locate(start);
-    rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false, byCaller && perSub > 0 && nanos < perSub);
+    if (perSub > 0 && nanos >= perSub) {
+      // Within the deadline but slower than this client's recent subblocks: no word either
+      // way on its DataNode. Counted on time, a straggler's first subblocks of each block
+      // would clear the history of late reads the verdicts on its blocks leave.
+      rebuilds.observed(a.stripe, a.dataIndex, len, nanos);
+      return;
+    }
+    rebuilds.streamed(a.stripe, a.dataIndex, len, nanos, false, byCaller && perSub > 0);
   }
 
   /**

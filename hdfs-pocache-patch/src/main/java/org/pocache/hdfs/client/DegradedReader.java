@@ -337,6 +337,21 @@ final class DegradedReader {
     return result;
   }
 
+  /** A read of {@code bytes} of data piece (s, i) took {@code nanos}: for the Manager's read reports only. */
+  void observed(long s, int i, long bytes, long nanos) {
+    ctx.sources.observed(ctx.locations.of(s, i), bytes, nanos);
+  }
+
+  /**
+   * This client's own reads of data piece (s, i) were late (or failed) until the rest of
+   * its block was left to parity: a late outcome in its DataNode's history, so that the
+   * next blocks on it, in this file and in the next, are left to parity from their start
+   * once it is late often enough ({@link SlowSources#skip}).
+   */
+  void lateForThisClient(long s, int i) {
+    ctx.sources.served(ctx.locations.of(s, i), true, false);
+  }
+
   /** A streamed read of {@code bytes} of data piece (s, i) took {@code nanos}; {@code late}: parity beat it. */
   void streamed(long s, int i, long bytes, long nanos, boolean late) {
     streamed(s, i, bytes, nanos, late, false);

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.pocache.coder.layout.StripeLayout;
+import org.pocache.coder.layout.SubblockAddress;
 import org.pocache.hdfs.client.buffer.BufferPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -299,7 +300,10 @@ final class SequentialReader implements SequentialSource {
           takeOver ? ": the rest of block " + block + " is left to parity" : "");
     }
     if (takeOver) {
-      // The block's DataNode keeps failing or falling behind: the rest of the block goes to parity.
+      // The block's DataNode keeps failing or falling behind: the rest of the block goes to
+      // parity, and the DataNode's history remembers it for the next blocks on it.
+      SubblockAddress a = w.layout.locate(slot.start);
+      degraded.lateForThisClient(a.stripe, a.dataIndex);
       for (WindowSlot s : w.slots()) {
         if (s.g > slot.g && w.blockOf(s.g) == block && !s.complete() && !s.rebuilding && !s.rebuildFailed) {
           rebuilds.start(s);

@@ -332,6 +332,39 @@ public class TestSequentialReads {
   }
 
   /**
+   * A DataNode this client's own reads keep finding slow (each subblock under the floor, a
+   * slow run in every block it serves) while the Manager lists nobody: the verdicts are
+   * remembered from one open to the next. After a few reads of the file its block is left
+   * to parity from its first byte, not after two slow subblocks each time. (Before, the
+   * first subblocks of each block, slow but within the floor, counted as on time and
+   * cleared the DataNode's history every read.)
+   */
+  @Test
+  public void aDataNodeSlowInThisClientsOwnReadsLosesItsNextBlocksFromTheirStart() throws Exception {
+    Path p = new Path("/sequential/slow-again");
+    cachedFile(p, 41);
+    int whole = (int) (BLOCK / SUBBLOCK);
+    try (FileSystem judge = withMinDeadline("600")) {
+      noPrefetchUnderWay();
+      hdfs.throttle(1).setBandwidth(SUBBLOCK * 1000L / 350);
+      try {
+        java.util.List<Integer> decoded = new java.util.ArrayList<>();
+        for (int read = 0; read < 6 && (decoded.isEmpty() || decoded.get(decoded.size() - 1) < whole); read++) {
+          try (FSDataInputStream in = judge.open(p)) {
+            readExactly(in, 41, 0, 4 * BLOCK, 4096);
+            decoded.add(((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock().getOrDefault(1L, 0));
+          }
+        }
+        assertTrue("the first read rebuilt block 1's last subblocks: " + decoded, decoded.get(0) >= 2);
+        assertEquals("block 1's subblocks rebuilt, read by read: " + decoded, whole,
+            (int) decoded.get(decoded.size() - 1));
+      } finally {
+        hdfs.throttle(1).reset();
+      }
+    }
+  }
+
+  /**
    * A task's new JVM has timed no subblock, so its first deadline (100 ms) is a guess.
    * DataNode 0 serves block 0 steadily at about 160 ms a subblock, slower than the guess
    * but not a straggler: its subblocks are streamed, none rebuilt. (Judged by the guess
