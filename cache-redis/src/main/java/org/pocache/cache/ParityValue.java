@@ -369,29 +369,35 @@ public final class ParityValue {
     return new ParityValue(chunks, headerBytes(k, seal), n, null);
   }
 
-  /** Digest check and decryption of a value whose header {@link #checkProtectedHeader} accepted. */
+  /**
+   * Digest check and decryption of a value whose header {@link #checkProtectedHeader}
+   * accepted. A value read in pieces stays in its pieces unless it must be decrypted: one
+   * array of a whole 1 MiB value is the humongous allocation reading it in pieces avoids.
+   */
   private static ParityValue openProtected(ParityKey key, byte[][] chunks) throws CorruptParityException {
     ParitySeal seal = key.seal();
     byte[] v = chunks[0];
     int k = v[5] & 0xff;
     int n = ByteBuffer.wrap(v).getInt(40);
-    long total = 0;
-    for (byte[] c : chunks) {
-      total += c.length;
+    int h = headerBytes(k, seal);
+    if (!seal.committed(key, chunks)) {
+      throw new CorruptParityException(key, "value is not the one committed for it (digest mismatch): forged,"
+          + " or left from an earlier upload");
     }
-    if (chunks.length > 1) {
+    byte[][] stored = chunks;
+    if (chunks.length > 1 && (seal.protection() == ParityProtection.PRIVACY || v.length < h)) {
+      long total = 0;
+      for (byte[] c : chunks) {
+        total += c.length;
+      }
       v = new byte[(int) total];
       int at = 0;
       for (byte[] c : chunks) {
         System.arraycopy(c, 0, v, at, c.length);
         at += c.length;
       }
+      stored = new byte[][] {v};
     }
-    if (!seal.committed(key, chunks)) {
-      throw new CorruptParityException(key, "value is not the one committed for it (digest mismatch): forged,"
-          + " or left from an earlier upload");
-    }
-    int h = headerBytes(k, seal);
     if (!seal.open(v, SEALED_HEADER, NONCE_AT, h - SEALED_HEADER + n)) {
       throw new CorruptParityException(key, "value does not open under the file's key (" + seal
           + "): forged, or sealed for another file");
@@ -401,7 +407,7 @@ public final class ParityValue {
     for (int i = 0; i < k; i++) {
       crcs[i] = body.getInt(SEALED_HEADER + 4 * i);
     }
-    return new ParityValue(new byte[][] {v}, h, n, crcs);
+    return new ParityValue(stored, h, n, crcs);
   }
 
   /** Copies the parity bytes to {@code dst} from {@code off}, wherever they are stored. */

@@ -82,10 +82,20 @@ public class TestSealedParityValue {
         assertEquals(33, got.dataCrc(2));
         assertEquals(v.length, got.storedBytes());
         // Read back in pieces, as GETRANGE does for large values.
-        if (v.length > 300) {
-          byte[][] chunks = {Arrays.copyOfRange(v, 0, 200), Arrays.copyOfRange(v, 200, v.length)};
-          ParityValue again = ParityValue.decodeChunks(reader(key, v), chunks);
-          assertArrayEquals(payload, toArray(again.payload()));
+        // The first piece ends inside the header, or after it (integrity then keeps the pieces).
+        int h = ParityValue.headerBytes(4, key.seal());
+        for (int cut : new int[] {ParityValue.SEALED_HEADER + 4, h + 1}) {
+          if (v.length > cut + 100) {
+            byte[][] chunks = {Arrays.copyOfRange(v, 0, cut), Arrays.copyOfRange(v, cut, cut + 50),
+                Arrays.copyOfRange(v, cut + 50, v.length)};
+            ParityValue again = ParityValue.decodeChunks(reader(key, v), chunks);
+            assertArrayEquals(p + " " + n + " cut at " + cut, payload, toArray(again.payload()));
+            byte[] copied = new byte[n];
+            again.copyPayloadTo(copied, 0);
+            assertArrayEquals(p + " " + n + " cut at " + cut, payload, copied);
+            assertEquals(p + " " + n + " cut at " + cut, 33, again.dataCrc(2));
+            assertEquals(v.length, again.storedBytes());
+          }
         }
       }
     }
