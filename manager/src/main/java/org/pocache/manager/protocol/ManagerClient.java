@@ -173,6 +173,14 @@ public final class ManagerClient implements PoCacheManagerProtocol, Closeable {
         PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);
     String host = a.getHostString();
     if (host.equals("0.0.0.0") || host.equals("::")) {
+      if (namenodeHost == null) {
+        String key = PoCacheConfigKeys.MANAGER_ADDRESS_KEY;
+        String configured = conf.getTrimmed(key, PoCacheConfigKeys.MANAGER_ADDRESS_DEFAULT);
+        throw new IllegalArgumentException("no Manager to call: the file system names no NameNode host"
+            + " (fs.defaultFS is " + conf.get("fs.defaultFS", "file:///") + ") and " + key + " is " + configured
+            + " (the NameNode's host). Set fs.defaultFS to the cluster's hdfs:// URI (the site files in"
+            + " HADOOP_CONF_DIR, or -fs), or " + key + " to the Manager's host:port");
+      }
       host = namenodeHost;
     }
     return NetUtils.createSocketAddr(host, a.getPort());

@@ -89,6 +89,20 @@ public class TestManagerAddresses {
   }
 
   @Test
+  public void aFileSystemWithoutANameNodeNeedsAManagerHost() {
+    Configuration c = new Configuration(false);
+    try {
+      ManagerAddresses.of(c, URI.create("file:///"));
+      fail("resolved a Manager without a host");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("fs.defaultFS")
+          && e.getMessage().contains("dfs.pocache.manager.address is 0.0.0.0:8047"));
+    }
+    c.set("dfs.pocache.manager.address", "manager.example:9000");
+    assertEquals(Arrays.asList(at("manager.example", 9000)), ManagerAddresses.of(c, URI.create("file:///")));
+  }
+
+  @Test
   public void aNameNodeWithoutAnAddressIsNamedInTheError() {
     Configuration c = conf();
     c.unset("dfs.namenode.rpc-address.ns1.b");
