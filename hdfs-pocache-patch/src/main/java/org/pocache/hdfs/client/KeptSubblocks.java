@@ -101,6 +101,19 @@ final class KeptSubblocks {
     behind.put(g, bytes);
   }
 
+  /**
+   * Subblock g, which the caller read, handed over with its room in the budget: its array
+   * (pooled; the taker releases it), or null if it is not kept behind. A rebuild that fails
+   * after taking it reads it from its DataNode again, as without this class.
+   */
+  byte[] takeBehind(long g) {
+    byte[] mine = behind.remove(g);
+    if (mine != null) {
+      budget.release(subblock);
+    }
+    return mine;
+  }
+
   /** Drops the subblocks the caller read before subblock {@code before}. */
   void dropBehindBefore(long before) {
     drop(behind, before);

@@ -56,6 +56,15 @@ final class PieceRebuilds {
 
     /** A rebuild read file bytes {@code [at, at + n)} (in {@code b}) from their DataNode: keep them if wanted. */
     void offer(long at, byte[] b, int n);
+
+    /**
+     * File bytes {@code [at, at + n)}, held for rebuilds alone (the caller has read them
+     * already), handed over: their pooled array of at least a subblock, now the rebuild's
+     * (it releases it), so they need no copy; null if they are not held so.
+     */
+    default byte[] take(long at, int n) {
+      return null;
+    }
   }
 
   /** What the file's readers share: its data, parity, layout, pools and what is known of slow DataNodes. */
@@ -96,11 +105,24 @@ final class PieceRebuilds {
         continue;
       }
       int nx = layout.storedLength(s, j, x);
+      long ax = nx > 0 ? layout.fileOffset(s, j, x, 0) : 0;
+      byte[] own = nx > 0 && held != null ? held.take(ax, nx) : null;
+      if (own != null && own.length >= pieceBytes) {
+        Arrays.fill(own, nx, len, (byte) 0); // virtual zeros past the stored bytes
+        pieces[x] = own;
+        synchronized (outcome) {
+          outcome.heldInputBytes += nx;
+          outcome.handedInputBytes += nx;
+        }
+        continue; // read by the caller already, kept for this rebuild
+      }
+      if (own != null) {
+        ctx.buffers.release(own);
+      }
       byte[] b = ctx.buffers.borrow(pieceBytes);
       Arrays.fill(b, nx, len, (byte) 0); // virtual zeros past the stored bytes
       pieces[x] = b;
       if (nx > 0) {
-        long ax = layout.fileOffset(s, j, x, 0);
         if (held != null && held.copy(ax, b, nx)) {
           synchronized (outcome) {
             outcome.heldInputBytes += nx;

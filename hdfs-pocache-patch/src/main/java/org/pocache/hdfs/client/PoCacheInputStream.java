@@ -368,8 +368,9 @@ final class PoCacheInputStream extends FSInputStream
         if (LOG.isDebugEnabled() && sequentialReads) {
           // Where a sequential read's bytes came from: what a rebuild costs the other DataNodes.
           LOG.debug("closed: read ahead {} bytes, fetched ahead {}, rebuilds read {} of other pieces and took {}"
-              + " from memory; {} substripes, {} decoded", streamedBytes(), seq.prefetchedBytes(),
-              outcome.rebuildInputBytes, outcome.heldInputBytes, outcome.substripes, outcome.decoded);
+              + " from memory ({} without a copy); {} substripes, {} decoded", streamedBytes(), seq.prefetchedBytes(),
+              outcome.rebuildInputBytes, outcome.heldInputBytes, outcome.handedInputBytes, outcome.substripes,
+              outcome.decoded);
         }
         onClose.accept(outcome);
       }

@@ -70,6 +70,8 @@ final class ProactiveReader {
     long rebuildInputBytes;
     /** Bytes of other pieces those rebuilds took from memory the reader held already. */
     long heldInputBytes;
+    /** Of those, bytes the caller had read that were handed to the rebuild without a copy. */
+    long handedInputBytes;
     boolean parityMissing;
     boolean parityCorrupt;
     boolean cacheError;
@@ -83,6 +85,7 @@ final class ProactiveReader {
       lazy += o.lazy;
       rebuildInputBytes += o.rebuildInputBytes;
       heldInputBytes += o.heldInputBytes;
+      handedInputBytes += o.handedInputBytes;
       parityMissing |= o.parityMissing;
       parityCorrupt |= o.parityCorrupt;
       cacheError |= o.cacheError;

@@ -176,6 +176,17 @@ final class WindowRebuilds {
     }
 
     @Override
+    public byte[] take(long at, int n) {
+      long g = at / w.subblock;
+      if (at != g * w.subblock) {
+        return null;
+      }
+      synchronized (w.lock) {
+        return w.closed ? null : w.kept.takeBehind(g);
+      }
+    }
+
+    @Override
     public void offer(long at, byte[] b, int n) {
       long g = at / w.subblock;
       long block = w.blockOf(g);

@@ -581,6 +581,7 @@ public class TestSequentialReads {
     String how = direct ? "direct ByteBuffer reads: " : "byte[] reads: ";
     try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), c)) {
       java.util.Map<Long, Integer> decoded;
+      long handed;
       long[] before;
       try (FSDataInputStream in = reader.open(p)) {
         GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[3]), 20, 10_000);
@@ -611,7 +612,10 @@ public class TestSequentialReads {
           readExactly(in, 37, 0, 4 * BLOCK, 4096);
         }
         decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
+        handed = ((PoCacheInputStream) in.getWrappedStream()).outcome().handedInputBytes;
       }
+      // Blocks 0 and 1, read by the caller before block 3's rebuilds, go to them without a copy.
+      assertTrue(how + "bytes the caller read handed to the rebuilds: " + handed, handed >= BLOCK);
       long[] after = dataNodeBytesRead(2);
       assertEquals(how + "block 3 rebuilt whole: " + decoded, (int) (BLOCK / SUBBLOCK),
           (int) decoded.getOrDefault(3L, 0));
