@@ -361,14 +361,14 @@ ex_mapreduce() {
 # nobody else reads serves nothing to sample), and a phase timed without a straggler
 # would otherwise begin with one on the list, its POCache readers suspecting it.
 ex_no_stragglers_listed() { # hdfs paths (globs) read meanwhile
-  local t out
-  for ((t = 0; t < 90; t += 3)); do
+  local out start=$SECONDS told=
+  while ((SECONDS - start < 90)); do
     out=$(cl_java_tool "$CL_CONF" org.apache.hadoop.util.RunJar "$(cl_dropin_jar)" -stragglers 2>/dev/null || true)
     if grep -qE '^Stragglers \([^)]*\): 0$' <<<"$out"; then
-      ((t > 0)) && say "experiment: the Manager's straggler list cleared after about ${t} s"
+      [[ -n $told ]] && say "experiment: the Manager's straggler list cleared after $((SECONDS - start)) s"
       return 0
     fi
-    ((t == 0)) && say "experiment: the Manager still lists $(grep -c '^  ' <<<"$out") DataNode(s); reading $* with stock HDFS until it clears them"
+    [[ -z $told ]] && told=1 && say "experiment: the Manager still lists $(grep -c '^  ' <<<"$out") DataNode(s); reading $* with stock HDFS until it clears them"
     (cl_hdfs dfs -D fs.hdfs.impl=$VANILLA_FS -cat "$@" 2>/dev/null | head -c $((512 << 20)) >/dev/null) || true
     sleep 3
   done
