@@ -112,9 +112,10 @@ final class CachedFileStreams {
     }
     SequentialReader.Opener failFastOpener = striped ? null : failFastOpener(in, path);
     // A rebuild's reads of the other pieces: a replicated file's through fail-fast streams,
-    // opened at the first such read, not now.
+    // opened at the first such read, not now; runs of them through a stream per piece.
     PositionedReadable rebuildData = striped ? uncounted
-        : new UncountedReads(new FailFastPreads(failFastOpener, in, shared.warnings), shared.statistics);
+        : new UncountedReads(new FailFastPreads(failFastOpener, in, shared.warnings, d.getK(),
+            d.getBlockSize()), shared.statistics);
     ReadContext ctx = new ReadContext(uncounted, rebuildData, d, layout, parity, shared.pool, shared.buffers,
         shared.slowSources, locations, settings.deadlineMinMillis, settings.proactiveAlways, settings.proactiveLazy,
         direct, settings.parityPieces, shared.subblockTimes);

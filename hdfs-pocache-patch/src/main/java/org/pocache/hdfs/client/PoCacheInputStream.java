@@ -367,10 +367,10 @@ final class PoCacheInputStream extends FSInputStream
       } finally {
         if (LOG.isDebugEnabled() && sequentialReads) {
           // Where a sequential read's bytes came from: what a rebuild costs the other DataNodes.
-          LOG.debug("closed: read ahead {} bytes, fetched ahead {}, rebuilds read {} of other pieces and took {}"
-              + " from memory ({} without a copy); {} substripes, {} decoded", streamedBytes(), seq.prefetchedBytes(),
-              outcome.rebuildInputBytes, outcome.heldInputBytes, outcome.handedInputBytes, outcome.substripes,
-              outcome.decoded);
+          LOG.debug("closed: read ahead {} bytes, fetched ahead {}, took {} that rebuilds had read; rebuilds read {}"
+              + " of other pieces and took {} from memory ({} without a copy); {} substripes, {} decoded",
+              streamedBytes(), seq.prefetchedBytes(), outcome.keptAheadBytes, outcome.rebuildInputBytes,
+              outcome.heldInputBytes, outcome.handedInputBytes, outcome.substripes, outcome.decoded);
         }
         onClose.accept(outcome);
       }

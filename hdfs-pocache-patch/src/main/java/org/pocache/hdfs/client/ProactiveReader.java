@@ -72,6 +72,8 @@ final class ProactiveReader {
     long heldInputBytes;
     /** Of those, bytes the caller had read that were handed to the rebuild without a copy. */
     long handedInputBytes;
+    /** Bytes the sequential reader's caller took from pieces its rebuilds of an earlier block read. */
+    long keptAheadBytes;
     boolean parityMissing;
     boolean parityCorrupt;
     boolean cacheError;
@@ -86,6 +88,7 @@ final class ProactiveReader {
       rebuildInputBytes += o.rebuildInputBytes;
       heldInputBytes += o.heldInputBytes;
       handedInputBytes += o.handedInputBytes;
+      keptAheadBytes += o.keptAheadBytes;
       parityMissing |= o.parityMissing;
       parityCorrupt |= o.parityCorrupt;
       cacheError |= o.cacheError;

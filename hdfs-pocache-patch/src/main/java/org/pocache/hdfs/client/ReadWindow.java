@@ -177,6 +177,9 @@ final class ReadWindow {
     if (mine != null) {
       s.rebuilt = mine; // a rebuild of an earlier block read it: served from memory
       countSubstripe(false);
+      synchronized (outcome) {
+        outcome.keptAheadBytes += s.len;
+      }
     }
     assigned.accept(s);
   }

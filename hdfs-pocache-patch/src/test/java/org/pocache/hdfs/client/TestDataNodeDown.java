@@ -138,6 +138,53 @@ public class TestDataNodeDown {
   }
 
   /**
+   * The rebuilds of a block left to parity read the other blocks of its stripe piece after
+   * piece. Those reads go on in one stream per block: read in turn, block 0's 16 pieces
+   * cost its DataNode two block reads (the first piece's positional read, then the stream),
+   * not 16. Made several at once on a pool's threads, as the rebuilds make them, they
+   * still cost fewer (the first ones, before a run is seen, or any that arrive behind the
+   * stream, go positionally), and every byte is right.
+   */
+  @Test(timeout = 60_000)
+  public void aRebuildsRunOfReadsOfABlockIsOneBlockReadOnItsDataNode() throws Exception {
+    int piece = (int) (BLOCK / 16);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try (FailFastClient client = new FailFastClient(fs.getUri(), fs.getConf(), null, 1000);
+         DFSInputStream fallback = ((DistributedFileSystem) fs).getClient().open(POSITIONAL.toString(), 4096, true)) {
+      for (boolean atOnce : new boolean[] {false, true}) {
+        byte[] b = new byte[(int) BLOCK];
+        long started;
+        try (FailFastPreads preads = new FailFastPreads(() -> client.open(POSITIONAL.toString(), 4096), fallback,
+            new Warnings(org.slf4j.LoggerFactory.getLogger(TestDataNodeDown.class)), 4, BLOCK)) {
+          long before = cluster.hdfs.throttle(0).readsStarted(); // DataNode 0 holds block 0
+          java.util.List<java.util.concurrent.Future<?>> reads = new java.util.ArrayList<>();
+          for (int i = 0; i < 16; i++) {
+            int at = i * piece;
+            if (atOnce) {
+              reads.add(pool.submit(() -> {
+                preads.readFully(at, b, at, piece);
+                return null;
+              }));
+            } else {
+              preads.readFully(at, b, at, piece);
+            }
+          }
+          for (java.util.concurrent.Future<?> f : reads) {
+            f.get();
+          }
+          started = cluster.hdfs.throttle(0).readsStarted() - before;
+        }
+        assertEquals(-1, DataPattern.firstMismatch(62, 0, b, 0, b.length));
+        String what = "block reads DataNode 0 started for 16 pieces of its block read "
+            + (atOnce ? "four at a time: " : "in turn: ") + started;
+        assertTrue(what, atOnce ? started < 16 : started == 2);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
    * A DataNode that takes its connection but sends nothing (a restarting one listens a while
    * before it serves) costs a fail-fast read its timeout, not HDFS's socket timeout (a
    * minute): the read fails and parity can stand in. DataNode 0 stalls its block reads 30 s;
