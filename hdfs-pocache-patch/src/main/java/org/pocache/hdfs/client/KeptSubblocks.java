@@ -71,14 +71,17 @@ final class KeptSubblocks {
     return true;
   }
 
-  /** Keeps a copy of subblock g's first {@code n} bytes, if the budget allows. */
-  void offer(long g, byte[] b, int n) {
-    if (kept.containsKey(g) || budget.reserve(subblock, subblock) == 0) {
-      return;
+  /**
+   * Keeps subblock g, whose first {@code n} bytes a rebuild read into {@code b} (a pooled
+   * array of at least a subblock), if the budget allows; returns whether it did, and so
+   * took {@code b} over (no copy: the rebuild is done with it).
+   */
+  boolean keep(long g, byte[] b, int n) {
+    if (kept.containsKey(g) || b.length < subblock || budget.reserve(subblock, subblock) == 0) {
+      return false;
     }
-    byte[] c = buffers.borrow(subblock);
-    System.arraycopy(b, 0, c, 0, n);
-    kept.put(g, c);
+    kept.put(g, b);
+    return true;
   }
 
   /** A pooled array for one subblock, its room reserved in the budget; null if the budget has none. */

@@ -54,8 +54,12 @@ final class PieceRebuilds {
     /** Copies file bytes {@code [at, at + n)} into {@code b} and returns true if all of them are held. */
     boolean copy(long at, byte[] b, int n);
 
-    /** A rebuild read file bytes {@code [at, at + n)} (in {@code b}) from their DataNode: keep them if wanted. */
-    void offer(long at, byte[] b, int n);
+    /**
+     * A rebuild read file bytes {@code [at, at + n)} into {@code b} from their DataNode and
+     * is done with them: returns true if they are kept, {@code b} with them (a pooled array
+     * of at least a subblock; the rebuild must not release it).
+     */
+    boolean keep(long at, byte[] b, int n);
 
     /**
      * File bytes {@code [at, at + n)}, held for rebuilds alone (the caller has read them
@@ -99,6 +103,9 @@ final class PieceRebuilds {
     ParityValue[][] parity = new ParityValue[1][];
     AtomicInteger inputs = new AtomicInteger(1);
     AtomicBoolean failed = new AtomicBoolean();
+    // Where each piece read from its DataNode starts, for the held pieces to keep once decoded (-1: none).
+    long[] readAt = new long[k];
+    Arrays.fill(readAt, -1);
     List<Runnable> reads = new ArrayList<>();
     for (int x = 0; x < k; x++) {
       if (x == i) {
@@ -142,9 +149,7 @@ final class PieceRebuilds {
             synchronized (outcome) {
               outcome.rebuildInputBytes += nx;
             }
-            if (held != null) {
-              held.offer(ax, b, nx);
-            }
+            readAt[tag] = ax; // published to the decode by the count of inputs left
           } catch (IOException | RuntimeException | LinkageError e) {
             failed.set(true);
             LOG.debug("rebuild of piece {} of substripe ({}, {}): reading piece {} failed", i, s, j, tag, e);
@@ -197,6 +202,10 @@ final class PieceRebuilds {
         out = null;
       } finally {
         for (int x = 0; x < k + m; x++) {
+          if (x < k && readAt[x] >= 0 && held != null && keepRead(held, readAt[x], pieces[x],
+              layout.storedLength(s, j, x))) {
+            continue; // kept for the caller, array and all
+          }
           ctx.buffers.release(pieces[x]);
         }
         result.complete(out);
@@ -221,6 +230,15 @@ final class PieceRebuilds {
       }
     }
     return result;
+  }
+
+  /** Whether {@code held} kept a piece a rebuild read (and took its array); a failure to keep is only no saving. */
+  private static boolean keepRead(Held held, long at, byte[] b, int n) {
+    try {
+      return held.keep(at, b, n);
+    } catch (RuntimeException | LinkageError e) {
+      return false;
+    }
   }
 
   /** Piece i decoded into a pooled array, or null if parity is unusable or it fails its CRC. */

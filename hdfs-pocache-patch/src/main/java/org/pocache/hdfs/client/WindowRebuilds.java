@@ -187,17 +187,16 @@ final class WindowRebuilds {
     }
 
     @Override
-    public void offer(long at, byte[] b, int n) {
+    public boolean keep(long at, byte[] b, int n) {
       long g = at / w.subblock;
       long block = w.blockOf(g);
       BlockPrefetch p = ahead;
       if (at != g * w.subblock || p != null && p.fetching(block)) {
-        return;
+        return false;
       }
       synchronized (w.lock) {
-        if (!w.closed && w.head >= 0 && block > w.blockOf(w.head) && g >= w.head + w.window) {
-          w.kept.offer(g, b, n);
-        }
+        return !w.closed && w.head >= 0 && block > w.blockOf(w.head) && g >= w.head + w.window
+            && w.kept.keep(g, b, n);
       }
     }
   }
