@@ -46,6 +46,8 @@ public final class RedisParityStore implements ParityStore {
   private final AsyncUploader uploads;
   /** The upload threads' SET connections, or null when SETs go through Jedis. */
   private final RespSetConnections respSets;
+  /** Own connections for parity reads (null: through Jedis). */
+  private final RespSetConnections respGets;
   private final RedisIndexStore index;
   private final RedisServerInfo server;
 
@@ -54,6 +56,9 @@ public final class RedisParityStore implements ParityStore {
     this.redis = redis;
     this.uploads = new AsyncUploader(uploadThreads(s), s.asyncMaxBytes, this::putValue);
     this.respSets = respSets;
+    // As many idle read connections as Jedis's pool may hold: a client's read threads ask at once.
+    this.respGets = s.respGet && s.topology == RedisSettings.Topology.STANDALONE && !s.tls
+        ? new RespSetConnections(s, s.poolMax) : null;
     this.index = new RedisIndexStore(redis);
     this.server = new RedisServerInfo(redis);
   }
@@ -175,7 +180,7 @@ public final class RedisParityStore implements ParityStore {
     // cycle, which shows as young and remark pauses of several milliseconds under
     // proactive reads. Round 1: each value's length and first piece; round 2, for values
     // longer than one piece: the rest.
-    List<byte[][]> raw = redis.call("GET x" + keys.size(), true, client -> {
+    List<byte[][]> raw = respGets != null ? ownGets(keys) : redis.call("GET x" + keys.size(), true, client -> {
       List<Response<Long>> lengths = new ArrayList<>(keys.size());
       List<Response<byte[]>> first = new ArrayList<>(keys.size());
       try (AbstractPipeline p = client.pipelined()) {
@@ -231,6 +236,23 @@ public final class RedisParityStore implements ParityStore {
       out[i] = v == null ? null : checked(keys.get(i), v, open);
     }
     return out;
+  }
+
+  /** {@link #getAll}'s reads over the store's own connections: the same two rounds, pieces and misses. */
+  private List<byte[][]> ownGets(List<ParityKey> keys) throws ParityStoreException {
+    List<byte[]> names = new ArrayList<>(keys.size());
+    for (ParityKey k : keys) {
+      names.add(k.bytes());
+    }
+    return redis.call("GET x" + keys.size(), true, () -> {
+      try {
+        return java.util.Arrays.asList(respGets.getPieces(names, GET_CHUNK));
+      } catch (RespSetConnections.ErrorReply e) {
+        throw new JedisDataException(e.getMessage(), e); // as Jedis reports an error reply
+      } catch (IOException e) {
+        throw new JedisConnectionException(e.getMessage(), e); // as Jedis reports a broken or silent connection
+      }
+    });
   }
 
   /** Pipelined SET of many subblocks. */
@@ -341,6 +363,9 @@ public final class RedisParityStore implements ParityStore {
   @Override
   public void close() {
     uploads.close();
+    if (respGets != null) {
+      respGets.close();
+    }
     if (respSets != null) {
       respSets.close();
     }

@@ -63,6 +63,8 @@ public final class RedisSettings {
   public static final String ASYNC_MAX_BYTES_DEFAULT = "268435456";
   public static final String RESP_SET_KEY = "dfs.pocache.redis.resp.set.enabled";
   public static final String RESP_SET_DEFAULT = "true";
+  public static final String RESP_GET_KEY = "dfs.pocache.redis.resp.get.enabled";
+  public static final String RESP_GET_DEFAULT = "true";
 
   /** Standalone Redis or Redis Cluster. */
   public enum Topology { STANDALONE, CLUSTER }
@@ -101,6 +103,8 @@ public final class RedisSettings {
   public final long asyncMaxBytes;
   /** Parity SETs over the store's own RESP connections (standalone, no TLS; see RespSetConnections). */
   public final boolean respSet;
+  /** Parity GETs over the store's own RESP connections (standalone, no TLS; see RespSetConnections). */
+  public final boolean respGet;
 
   private RedisSettings(Function<String, String> get) {
     String t = get(get, TOPOLOGY_KEY, TOPOLOGY_DEFAULT).toLowerCase(Locale.ROOT);
@@ -150,6 +154,7 @@ public final class RedisSettings {
     }
     asyncMaxBytes = longIn(get, ASYNC_MAX_BYTES_KEY, ASYNC_MAX_BYTES_DEFAULT, 1 << 20, Long.MAX_VALUE);
     respSet = bool(get, RESP_SET_KEY, RESP_SET_DEFAULT);
+    respGet = bool(get, RESP_GET_KEY, RESP_GET_DEFAULT);
   }
 
   /**

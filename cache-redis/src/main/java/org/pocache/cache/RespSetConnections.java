@@ -25,6 +25,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class RespSetConnections implements Closeable {
   private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] STRLEN = ascii("STRLEN");
+  private static final byte[] GETRANGE = ascii("GETRANGE");
 
   private final RedisSettings settings;
   private final BlockingQueue<Connection> idle;
@@ -92,6 +95,39 @@ final class RespSetConnections implements Closeable {
   }
 
   /**
+   * The values of {@code keys}, each in pieces of at most {@code piece} bytes read by
+   * GETRANGE (so that no array is a humongous object for G1), in two pipelined rounds:
+   * every value's length (STRLEN) and first piece, then the rest. A value that is missing,
+   * or shrinks or goes between the rounds (evicted), is null.
+   *
+   * @throws IOException if Redis cannot be reached, stalls for the read timeout,
+   *     answers with an error (the message is Redis's) or breaks the protocol
+   */
+  byte[][][] getPieces(List<byte[]> keys, int piece) throws IOException {
+    if (closed) {
+      throw new IOException("store is closed");
+    }
+    Connection c = idle.poll();
+    if (c == null) {
+      RedisSettings.Endpoint e = settings.hosts.get(0);
+      c = new Connection(new InetSocketAddress(e.host, e.port), settings);
+    }
+    boolean reusable = false;
+    try {
+      byte[][][] v = c.getPieces(keys, piece);
+      reusable = true;
+      return v;
+    } catch (ErrorReply e) {
+      reusable = true; // every reply was read: the stream is in step
+      throw e;
+    } finally {
+      if (!reusable || closed || !idle.offer(c)) {
+        c.close();
+      }
+    }
+  }
+
+  /**
    * Opens a connection and closes it: Redis answers, and takes the password (AUTH) and
    * CLIENT SETNAME. It is not kept: a connection authenticated now would go on working
    * after the password changed.
@@ -116,6 +152,46 @@ final class RespSetConnections implements Closeable {
     }
   }
 
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Commands in RESP, built up to be written at once. */
+  private static final class Commands {
+    private ByteBuffer b = ByteBuffer.allocate(4096);
+
+    void add(byte[]... words) {
+      int need = 16;
+      for (byte[] w : words) {
+        need += w.length + 16;
+      }
+      ensure(need);
+      put("*" + words.length);
+      for (byte[] w : words) {
+        put("$" + w.length);
+        b.put(w).put(CRLF);
+      }
+    }
+
+    private void put(String header) {
+      b.put(ascii(header)).put(CRLF);
+    }
+
+    private void ensure(int n) {
+      if (b.remaining() < n) {
+        ByteBuffer bigger = ByteBuffer.allocate(Math.max(b.capacity() * 2, b.position() + n));
+        b.flip();
+        bigger.put(b);
+        b = bigger;
+      }
+    }
+
+    ByteBuffer buffer() {
+      b.flip();
+      return b;
+    }
+  }
+
   /** One RESP2 connection. Not thread-safe: a caller has it to itself between poll and offer. */
   private static final class Connection {
     private final SocketChannel ch;
@@ -123,6 +199,8 @@ final class RespSetConnections implements Closeable {
     private final SelectionKey key;
     private final int timeoutMillis;
     private final ByteBuffer reply = ByteBuffer.allocate(512);
+    /** Replies of pipelined reads not yet parsed (read mode; direct: the channel fills it without a copy). */
+    private final ByteBuffer in = (ByteBuffer) ByteBuffer.allocateDirect(256 << 10).flip();
 
     Connection(InetSocketAddress address, RedisSettings s) throws IOException {
       this.timeoutMillis = s.readTimeoutMillis;
@@ -172,6 +250,173 @@ final class RespSetConnections implements Closeable {
       }
       if (!line.equals("+OK")) {
         throw new IOException("unexpected reply to SET: " + line);
+      }
+    }
+
+    /** As {@link RespSetConnections#getPieces}, on this connection. */
+    byte[][][] getPieces(List<byte[]> keys, int piece) throws IOException {
+      int n = keys.size();
+      Commands first = new Commands();
+      byte[] zero = ascii("0");
+      byte[] firstEnd = ascii(Integer.toString(piece - 1));
+      for (byte[] k : keys) {
+        first.add(STRLEN, k);
+        first.add(GETRANGE, k, zero, firstEnd);
+      }
+      write(first.buffer());
+      byte[][][] out = new byte[n][][];
+      long[] lengths = new long[n];
+      boolean more = false;
+      ErrorReply error = null;
+      for (int i = 0; i < n; i++) {
+        Object len = readReply();
+        Object head = readReply();
+        if (error == null && (len instanceof ErrorReply || head instanceof ErrorReply)) {
+          error = (ErrorReply) (len instanceof ErrorReply ? len : head);
+        }
+        if (!(len instanceof Long) || !(head instanceof byte[] || head == null)) {
+          continue;
+        }
+        lengths[i] = (Long) len;
+        byte[] h = (byte[]) head;
+        if (lengths[i] <= 0 || h == null || h.length == 0) {
+          continue; // missing (or deleted between the two commands)
+        }
+        int pieces = (int) ((lengths[i] + piece - 1) / piece);
+        out[i] = new byte[pieces][];
+        out[i][0] = h;
+        more |= pieces > 1;
+      }
+      if (error != null) {
+        throw error;
+      }
+      if (more) {
+        Commands rest = new Commands();
+        for (int i = 0; i < n; i++) {
+          for (int c = 1; out[i] != null && c < out[i].length; c++) {
+            rest.add(GETRANGE, keys.get(i), ascii(Long.toString((long) c * piece)),
+                ascii(Long.toString((long) (c + 1) * piece - 1)));
+          }
+        }
+        write(rest.buffer());
+        for (int i = 0; i < n; i++) {
+          for (int c = 1; out[i] != null && c < out[i].length; c++) {
+            Object r = readReply();
+            if (r instanceof ErrorReply) {
+              error = error == null ? (ErrorReply) r : error;
+            } else if (r instanceof byte[] && ((byte[]) r).length > 0) {
+              out[i][c] = (byte[]) r;
+            }
+          }
+        }
+        if (error != null) {
+          throw error;
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        for (int c = 0; out[i] != null && c < out[i].length; c++) {
+          if (out[i][c] == null) {
+            out[i] = null; // shrank or went between the rounds: a miss, not damage
+          }
+        }
+      }
+      return out;
+    }
+
+    /** Writes all of {@code b}. */
+    private void write(ByteBuffer b) throws IOException {
+      while (b.hasRemaining()) {
+        if (ch.write(b) == 0) {
+          await(SelectionKey.OP_WRITE, "sending");
+        }
+      }
+    }
+
+    /**
+     * One reply: a Long (integer), a byte[] (bulk string; null for a null one) or an
+     * ErrorReply (returned, not thrown: the replies after it must still be read).
+     */
+    private Object readReply() throws IOException {
+      int type = readByte();
+      String line = readLine();
+      switch (type) {
+        case ':':
+          return parseLong(line);
+        case '-':
+          return new ErrorReply(line);
+        case '$': {
+          long len = parseLong(line);
+          if (len < 0) {
+            return null;
+          }
+          if (len > Integer.MAX_VALUE - 16) {
+            throw new IOException("Redis sent a bulk reply of " + len + " bytes");
+          }
+          byte[] b = new byte[(int) len];
+          for (int off = 0; off < b.length; ) {
+            if (!in.hasRemaining()) {
+              fill();
+            }
+            int take = Math.min(in.remaining(), b.length - off);
+            in.get(b, off, take);
+            off += take;
+          }
+          if (readByte() != '\r' || readByte() != '\n') {
+            throw new IOException("a bulk reply from Redis does not end in CRLF");
+          }
+          return b;
+        }
+        default:
+          throw new IOException("unexpected reply from Redis: " + (char) type + line);
+      }
+    }
+
+    private int readByte() throws IOException {
+      if (!in.hasRemaining()) {
+        fill();
+      }
+      return in.get() & 0xff;
+    }
+
+    /** The rest of a reply's first line, without its CRLF. */
+    private String readLine() throws IOException {
+      StringBuilder sb = new StringBuilder();
+      while (true) {
+        int b = readByte();
+        if (b == '\r') {
+          if (readByte() != '\n') {
+            throw new IOException("a reply line from Redis has CR without LF");
+          }
+          return sb.toString();
+        }
+        if (sb.length() > 1024) {
+          throw new IOException("a reply line from Redis longer than 1 KiB");
+        }
+        sb.append((char) b);
+      }
+    }
+
+    private static long parseLong(String s) throws IOException {
+      try {
+        return Long.parseLong(s);
+      } catch (NumberFormatException e) {
+        throw new IOException("Redis sent '" + s + "' for a number");
+      }
+    }
+
+    /** Reads more of the replies into {@link #in} (empty before, ready to read after). */
+    private void fill() throws IOException {
+      in.clear();
+      while (true) {
+        int n = ch.read(in);
+        if (n < 0) {
+          throw new IOException("Redis closed the connection");
+        }
+        if (n > 0) {
+          in.flip();
+          return;
+        }
+        await(SelectionKey.OP_READ, "waiting for replies");
       }
     }
 

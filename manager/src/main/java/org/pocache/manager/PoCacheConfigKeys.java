@@ -113,6 +113,8 @@ public final class PoCacheConfigKeys {
    */
   public static final String REDIS_RESP_SET_KEY = RedisSettings.RESP_SET_KEY;
   public static final String REDIS_RESP_SET_DEFAULT = RedisSettings.RESP_SET_DEFAULT;
+  public static final String REDIS_RESP_GET_KEY = RedisSettings.RESP_GET_KEY;
+  public static final String REDIS_RESP_GET_DEFAULT = RedisSettings.RESP_GET_DEFAULT;
 
   // The Manager and its straggler list.
 
