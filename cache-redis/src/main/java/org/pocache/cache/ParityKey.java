@@ -36,6 +36,8 @@ public final class ParityKey {
   private final int substripe;
   private final int parityIndex;
   private final ParitySeal seal;
+  /** The key's text, made at its first use (the fields are final; a race only makes it twice). */
+  private String text;
 
   private ParityKey(String prefix, long fileId, long generation, int stripe, int substripe, int parityIndex,
       ParitySeal seal) {
@@ -148,7 +150,12 @@ public final class ParityKey {
 
   @Override
   public String toString() {
-    return prefix + hashTag() + ':' + generation + ':' + stripe + ':' + substripe + ':' + parityIndex;
+    String t = text;
+    if (t == null) {
+      t = prefix + hashTag() + ':' + generation + ':' + stripe + ':' + substripe + ':' + parityIndex;
+      text = t;
+    }
+    return t;
   }
 
   @Override
