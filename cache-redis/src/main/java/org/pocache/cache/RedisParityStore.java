@@ -238,7 +238,7 @@ public final class RedisParityStore implements ParityStore {
     return out;
   }
 
-  /** {@link #getAll}'s reads over the store's own connections: the same two rounds, pieces and misses. */
+  /** {@link #getAll}'s reads over the store's own connections: one GET per value, read in the same pieces. */
   private List<byte[][]> ownGets(List<ParityKey> keys) throws ParityStoreException {
     List<byte[]> names = new ArrayList<>(keys.size());
     for (ParityKey k : keys) {

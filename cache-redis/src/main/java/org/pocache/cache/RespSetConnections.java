@@ -50,8 +50,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class RespSetConnections implements Closeable {
   private static final byte[] CRLF = {'\r', '\n'};
-  private static final byte[] STRLEN = ascii("STRLEN");
-  private static final byte[] GETRANGE = ascii("GETRANGE");
+  private static final byte[] GET = ascii("GET");
 
   private final RedisSettings settings;
   private final BlockingQueue<Connection> idle;
@@ -95,10 +94,9 @@ final class RespSetConnections implements Closeable {
   }
 
   /**
-   * The values of {@code keys}, each in pieces of at most {@code piece} bytes read by
-   * GETRANGE (so that no array is a humongous object for G1), in two pipelined rounds:
-   * every value's length (STRLEN) and first piece, then the rest. A value that is missing,
-   * or shrinks or goes between the rounds (evicted), is null.
+   * The values of {@code keys} (pipelined GETs), each in arrays of at most {@code piece}
+   * bytes: a reply is read in pieces straight from the socket's buffer, so no array is a
+   * humongous object for G1 and no value is read twice. A missing value is null.
    *
    * @throws IOException if Redis cannot be reached, stalls for the read timeout,
    *     answers with an error (the message is Redis's) or breaks the protocol
@@ -255,72 +253,65 @@ final class RespSetConnections implements Closeable {
 
     /** As {@link RespSetConnections#getPieces}, on this connection. */
     byte[][][] getPieces(List<byte[]> keys, int piece) throws IOException {
-      int n = keys.size();
-      Commands first = new Commands();
-      byte[] zero = ascii("0");
-      byte[] firstEnd = ascii(Integer.toString(piece - 1));
+      Commands gets = new Commands();
       for (byte[] k : keys) {
-        first.add(STRLEN, k);
-        first.add(GETRANGE, k, zero, firstEnd);
+        gets.add(GET, k);
       }
-      write(first.buffer());
-      byte[][][] out = new byte[n][][];
-      long[] lengths = new long[n];
-      boolean more = false;
+      write(gets.buffer());
+      byte[][][] out = new byte[keys.size()][][];
       ErrorReply error = null;
-      for (int i = 0; i < n; i++) {
-        Object len = readReply();
-        Object head = readReply();
-        if (error == null && (len instanceof ErrorReply || head instanceof ErrorReply)) {
-          error = (ErrorReply) (len instanceof ErrorReply ? len : head);
-        }
-        if (!(len instanceof Long) || !(head instanceof byte[] || head == null)) {
+      for (int i = 0; i < out.length; i++) {
+        int type = readByte();
+        String line = readLine();
+        if (type == '-') {
+          error = error == null ? new ErrorReply(line) : error; // the other replies are still read
           continue;
         }
-        lengths[i] = (Long) len;
-        byte[] h = (byte[]) head;
-        if (lengths[i] <= 0 || h == null || h.length == 0) {
-          continue; // missing (or deleted between the two commands)
+        if (type != '$') {
+          throw new IOException("unexpected reply from Redis to GET: " + (char) type + line);
         }
-        int pieces = (int) ((lengths[i] + piece - 1) / piece);
-        out[i] = new byte[pieces][];
-        out[i][0] = h;
-        more |= pieces > 1;
+        long len = parseLong(line);
+        if (len > 0) {
+          out[i] = readPieces(len, piece);
+        } else if (len == 0) {
+          readCrlf();
+        }
       }
       if (error != null) {
         throw error;
       }
-      if (more) {
-        Commands rest = new Commands();
-        for (int i = 0; i < n; i++) {
-          for (int c = 1; out[i] != null && c < out[i].length; c++) {
-            rest.add(GETRANGE, keys.get(i), ascii(Long.toString((long) c * piece)),
-                ascii(Long.toString((long) (c + 1) * piece - 1)));
-          }
-        }
-        write(rest.buffer());
-        for (int i = 0; i < n; i++) {
-          for (int c = 1; out[i] != null && c < out[i].length; c++) {
-            Object r = readReply();
-            if (r instanceof ErrorReply) {
-              error = error == null ? (ErrorReply) r : error;
-            } else if (r instanceof byte[] && ((byte[]) r).length > 0) {
-              out[i][c] = (byte[]) r;
-            }
-          }
-        }
-        if (error != null) {
-          throw error;
-        }
-      }
-      for (int i = 0; i < n; i++) {
-        for (int c = 0; out[i] != null && c < out[i].length; c++) {
-          if (out[i][c] == null) {
-            out[i] = null; // shrank or went between the rounds: a miss, not damage
-          }
-        }
-      }
       return out;
+    }
+
+    /** A bulk reply's {@code len} bytes (its header read) in arrays of at most {@code piece} bytes, and its CRLF. */
+    private byte[][] readPieces(long len, int piece) throws IOException {
+      long count = (len + piece - 1) / piece;
+      if (count > Integer.MAX_VALUE / 2) {
+        throw new IOException("Redis sent a value of " + len + " bytes");
+      }
+      byte[][] pieces = new byte[(int) count][];
+      long left = len;
+      for (int c = 0; c < pieces.length; c++) {
+        byte[] b = new byte[(int) Math.min(piece, left)];
+        for (int off = 0; off < b.length; ) {
+          if (!in.hasRemaining()) {
+            fill();
+          }
+          int take = Math.min(in.remaining(), b.length - off);
+          in.get(b, off, take);
+          off += take;
+        }
+        pieces[c] = b;
+        left -= b.length;
+      }
+      readCrlf();
+      return pieces;
+    }
+
+    private void readCrlf() throws IOException {
+      if (readByte() != '\r' || readByte() != '\n') {
+        throw new IOException("a bulk reply from Redis does not end in CRLF");
+      }
     }
 
     /** Writes all of {@code b}. */
@@ -329,45 +320,6 @@ final class RespSetConnections implements Closeable {
         if (ch.write(b) == 0) {
           await(SelectionKey.OP_WRITE, "sending");
         }
-      }
-    }
-
-    /**
-     * One reply: a Long (integer), a byte[] (bulk string; null for a null one) or an
-     * ErrorReply (returned, not thrown: the replies after it must still be read).
-     */
-    private Object readReply() throws IOException {
-      int type = readByte();
-      String line = readLine();
-      switch (type) {
-        case ':':
-          return parseLong(line);
-        case '-':
-          return new ErrorReply(line);
-        case '$': {
-          long len = parseLong(line);
-          if (len < 0) {
-            return null;
-          }
-          if (len > Integer.MAX_VALUE - 16) {
-            throw new IOException("Redis sent a bulk reply of " + len + " bytes");
-          }
-          byte[] b = new byte[(int) len];
-          for (int off = 0; off < b.length; ) {
-            if (!in.hasRemaining()) {
-              fill();
-            }
-            int take = Math.min(in.remaining(), b.length - off);
-            in.get(b, off, take);
-            off += take;
-          }
-          if (readByte() != '\r' || readByte() != '\n') {
-            throw new IOException("a bulk reply from Redis does not end in CRLF");
-          }
-          return b;
-        }
-        default:
-          throw new IOException("unexpected reply from Redis: " + (char) type + line);
       }
     }
 

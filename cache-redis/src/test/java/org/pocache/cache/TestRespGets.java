@@ -93,8 +93,11 @@ public class TestRespGets {
       } catch (ParityStoreException e) {
         assertTrue(e.getMessage(), e.getMessage().contains("WRONGTYPE"));
       }
-      ParityValue[] v = store.getAll(Arrays.asList(good, good));
-      assertArrayEquals(StoreTesting.payload(100, 1).array(), StoreTesting.bytes(v[0]));
+      // Another value on the same connection: a reply of the failed call left unread would come first.
+      ParityKey other = store.key(4, 1, 0, 2, 0);
+      store.put(other, StoreTesting.crcs(4), StoreTesting.payload(200, 2));
+      ParityValue[] v = store.getAll(Arrays.asList(other, good));
+      assertArrayEquals(StoreTesting.payload(200, 2).array(), StoreTesting.bytes(v[0]));
       assertArrayEquals(StoreTesting.payload(100, 1).array(), StoreTesting.bytes(v[1]));
     }
   }
