@@ -53,8 +53,12 @@ final class FailFastPreads implements PositionedReadable, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(FailFastPreads.class);
   /** How long a read waits for a stream's read under way before it, before it reads by itself. */
   private static final long FOLLOW_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
-  /** How long a read waits for the reads between an idle stream and itself to come. */
-  private static final long BETWEEN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+  /**
+   * How long a read waits for the reads between an idle stream and itself to come: long
+   * enough for the rebuilds' other threads to be scheduled, short because a read between
+   * may never come (its piece was in memory), and the stream then skips ahead.
+   */
+  private static final long BETWEEN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
   /** How many reads' lengths ahead of a stream a read may be and still wait for it. */
   private static final int FOLLOW_AHEAD = 8;
   /** Ends of the last reads looked at for a run to continue. */
