@@ -197,8 +197,11 @@ final class RespSetConnections implements Closeable {
     private final SelectionKey key;
     private final int timeoutMillis;
     private final ByteBuffer reply = ByteBuffer.allocate(512);
-    /** Replies of pipelined reads not yet parsed (read mode; direct: the channel fills it without a copy). */
-    private final ByteBuffer in = (ByteBuffer) ByteBuffer.allocateDirect(256 << 10).flip();
+    /**
+     * Replies of pipelined reads not yet parsed (read mode; direct: the channel fills it
+     * without a copy). Made at the first read: a connection that only SETs never needs it.
+     */
+    private ByteBuffer in;
 
     Connection(InetSocketAddress address, RedisSettings s) throws IOException {
       this.timeoutMillis = s.readTimeoutMillis;
@@ -253,6 +256,9 @@ final class RespSetConnections implements Closeable {
 
     /** As {@link RespSetConnections#getPieces}, on this connection. */
     byte[][][] getPieces(List<byte[]> keys, int piece) throws IOException {
+      if (in == null) {
+        in = (ByteBuffer) ByteBuffer.allocateDirect(256 << 10).flip();
+      }
       Commands gets = new Commands();
       for (byte[] k : keys) {
         gets.add(GET, k);
