@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The rebuilds of a block left to parity read the other blocks of its stripe subblock
  * after subblock, front to back. A positional read asks its DataNode for its range alone,
- * a new block read each time (a request, the DataNode opening the block, a reply), which
- * costs a client about as much CPU again as the bytes; so a read that begins where an
+ * a new block read each time (a request, the DataNode opening the block, a reply), CPU
+ * on both sides that a stream spends once; so a read that begins where an
  * earlier one ended goes on with a stream of its own instead ({@link Cursor}), one HDFS
  * block read for the run. At most {@code maxCursors} streams; a read that begins where a
  * stream's current read will end waits for it (the same DataNode would send both). Any
@@ -89,7 +89,10 @@ final class FailFastPreads implements PositionedReadable, Closeable {
   private boolean closed;
   /** @GuardedBy("this") */
   private final List<Cursor> cursors = new ArrayList<>();
-  /** Ends of recent positional reads, a ring: a read beginning at one goes on in a stream. @GuardedBy("this") */
+  /**
+   * Where recent reads not continuing a stream end (noted as they begin), a ring: a read
+   * beginning at one of them is a run, and goes on in a stream. @GuardedBy("this")
+   */
   private final long[] ends = new long[RECENT_ENDS];
   private int endAt;
   /** Reads served by a stream continuing a run (for tests and the close's DEBUG line). @GuardedBy("this") */
