@@ -95,11 +95,11 @@ def summarize(rows_file, storage_file, out, work, *meta):
             storage[f[0]] = {"user_bytes": user, "hdfs_bytes": hdfs, "parity_bytes": parity,
                              "stock_per_user": hdfs / user, "pocache_per_user": (hdfs + parity) / user}
     if kept:
-        # The layout, mode and job triples measured now replace theirs; the others' runs stay as
-        # they were, and so does the storage of layouts not measured now.
+        # The layout, mode, job and straggler measured now replace theirs; the others' runs stay
+        # as they were, and so does the storage of layouts not measured now.
         old = json.load(open(kept))
-        now = {(r["layout"], r["mode"], r["job"]) for r in runs}
-        runs = [r for r in old["runs"] if (r["layout"], r["mode"], r["job"]) not in now] + runs
+        now = {(r["layout"], r["mode"], r["job"], r["straggler"]) for r in runs}
+        runs = [r for r in old["runs"] if (r["layout"], r["mode"], r["job"], r["straggler"]) not in now] + runs
         for layout, st in old.get("storage", {}).items():
             if layout not in storage:
                 storage[layout] = st
