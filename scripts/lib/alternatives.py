@@ -52,9 +52,24 @@ KEPT_SETTINGS = ("hadoop", "rate", "factor", "cpu_factor", "input_mib", "block_m
 
 
 def check_keep(old_json, *meta):
-    """Exit 1 (saying which) if old_json was made with other settings than meta's."""
+    """Exit 1 (saying which) if old_json was made with other settings than meta's.
+
+    meta may also name the layouts, modes, jobs and stragglers about to be measured (and the
+    modes the SQL jobs run in): a straggler's factor then needs to be the same only if runs
+    with that straggler are kept, since the runs measured now replace theirs."""
     want = dict(kv.split("=", 1) for kv in meta)
     have = json.load(open(old_json))
+    if all(k in want for k in ("layouts", "modes", "jobs", "stragglers", "sql_modes")):
+        sql_modes = want["sql_modes"].split(",")
+        now = {(lay, mode, job, st) for lay in want["layouts"].split(",") for mode in want["modes"].split(",")
+               for job in want["jobs"].split(",") for st in want["stragglers"].split(",")
+               if not (job.startswith("sql-") and mode not in sql_modes)}
+        kept = {r["straggler"] for r in have.get("runs", [])
+                if (r["layout"], r["mode"], r["job"], r["straggler"]) not in now}
+        if "net" not in kept:
+            want.pop("factor", None)
+        if "cpu" not in kept:
+            want.pop("cpu_factor", None)
 
     def same(k, a, b):
         if k == "hadoop":

@@ -354,7 +354,8 @@ ex_alternatives() {
     [[ -f $json ]] || die "experiment alternatives: --keep: no $json to keep runs from"
     python3 "$POCACHE_HOME/scripts/lib/alternatives.py" check-keep "$json" "hadoop=$line" "rate=$rate" \
       "factor=$factor" "cpu_factor=$cpu_factor" "input_mib=$input" "block_mib=$block" "dfsio_files=$files" \
-      "repeats=$repeats" || die "experiment alternatives: --keep: $json was made with other settings (above)"
+      "repeats=$repeats" "layouts=$layouts" "modes=$modes" "jobs=$ALT_JOBS" "stragglers=$stragglers" \
+      "sql_modes=$ALT_SQL_MODES" || die "experiment alternatives: --keep: $json was made with other settings (above)"
   fi
   stale && build
   # The commit the runs measure: the one built now, whatever is committed while they run.
