@@ -55,6 +55,7 @@ import org.apache.hadoop.fs.Path;
  *
  * <pre>
  *   seq4k seq64k seq1m   read(byte[]) calls of 4 KiB, 64 KiB, 1 MiB front to back
+ *   seq100               read(byte[]) calls of 100 bytes front to back (TeraSort's record reader)
  *   bytebuffer           read(ByteBuffer) into a 64 KiB heap buffer front to back
  *   pread                one positional readFully of the whole file
  *   pread4m              positional readFully calls of 4 MiB, front to back
@@ -128,7 +129,7 @@ public final class ReadCpu {
       usage("--min-mib must be at least 1, got " + (minBytes >> 20));
     }
     for (String p : patterns) {
-      if (!Arrays.asList("seq4k", "seq64k", "seq1m", "bytebuffer", "pread", "pread4m").contains(p)) {
+      if (!Arrays.asList("seq100", "seq4k", "seq64k", "seq1m", "bytebuffer", "pread", "pread4m").contains(p)) {
         usage("unknown pattern '" + p + "'");
       }
     }
@@ -376,10 +377,12 @@ public final class ReadCpu {
     long n = 0;
     try (FSDataInputStream in = fs.open(f.getPath())) {
       switch (pattern) {
+        case "seq100":
         case "seq4k":
         case "seq64k":
         case "seq1m": {
-          byte[] b = new byte["seq4k".equals(pattern) ? 4096 : "seq64k".equals(pattern) ? 65536 : 1 << 20];
+          byte[] b = new byte["seq100".equals(pattern) ? 100 : "seq4k".equals(pattern) ? 4096
+              : "seq64k".equals(pattern) ? 65536 : 1 << 20];
           for (int k; (k = in.read(b, 0, b.length)) > 0; ) {
             n += k;
           }
