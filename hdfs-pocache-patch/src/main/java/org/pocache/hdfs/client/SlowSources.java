@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.pocache.manager.protocol.ReadReport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which data pieces a proactive read leaves to parity, so that a straggler's
@@ -57,6 +59,11 @@ import org.pocache.manager.protocol.ReadReport;
  * in {@link ReadObservations}.
  */
 final class SlowSources {
+  /**
+   * The client's lines are logged under its FileSystem's name, as operators look for them:
+   * once per DataNode and client, the first time its reads judge that DataNode slow, and why.
+   */
+  private static final Logger LOG = LoggerFactory.getLogger(PoCacheFileSystem.class);
   static final int WINDOW = 4;
   static final int LATE_OF = 3;
   static final int PROBE_EVERY = 8;
@@ -78,6 +85,9 @@ final class SlowSources {
   /** Abandoned reads still running, per DataNode. */
   private final Map<String, AtomicInteger> backlogs = new ConcurrentHashMap<>();
   private final AtomicInteger backlog = new AtomicInteger();
+  /** DataNodes this client has said at INFO it found late, and that it found listed: each once. */
+  private final Set<String> toldLate = ConcurrentHashMap.newKeySet();
+  private final Set<String> toldListed = ConcurrentHashMap.newKeySet();
 
   SlowSources(Supplier<Set<String>> stragglers) {
     this(stragglers, Collections::emptySet);
@@ -110,13 +120,19 @@ final class SlowSources {
    * not, pieces need not be located at all, and reads take their fast paths.
    */
   boolean judging() {
-    return !histories.isEmpty() || backlog.get() > 0 || anyListed();
+    // The list first, so that a DataNode's first listing is logged whatever else is slow.
+    return anyListed() || !histories.isEmpty() || backlog.get() > 0;
   }
 
   /** Whether {@link #listed} is not empty, without making its copy (asked on every read). */
   private boolean anyListed() {
     for (String dn : stragglers.get()) {
       if (!overruled.contains(dn)) {
+        if (!toldListed.contains(dn) && toldListed.add(dn)) {
+          LOG.info("POCache: DataNode {} is on the Manager's straggler list ({}): this client's reads"
+              + " now judge its pieces and may read around them with parity", dn,
+              seenByClients.get().contains(dn) ? "from clients' reads" : "from its heartbeats");
+        }
         return true;
       }
     }
@@ -304,6 +320,11 @@ final class SlowSources {
     boolean listed = stragglers.get().contains(dn);
     if (late) {
       overruled.remove(dn);
+      if (!toldLate.contains(dn) && toldLate.add(dn)) {
+        LOG.info("POCache: a read of DataNode {} came late for this client ({} by the Manager):"
+            + " this client's reads now judge its pieces and may read around them with parity", dn,
+            listed ? "listed" : "not listed");
+      }
     } else if (listed && againstPeers) {
       // On time by this client's clock overrules the list only if that clock was also set by
       // another DataNode: a task that streams one block from one DataNode has timed only that

@@ -32,6 +32,42 @@ public class TestSlowSources {
   private static final List<String> A = Collections.singletonList("dn-a:9866");
   private static final List<String> B = Collections.singletonList("dn-b:9866");
 
+  /** The first late read of a DataNode, and the first read while it is listed, say so at INFO once each. */
+  @Test
+  public void theFirstLateReadAndTheFirstListingOfEachDataNodeAreLoggedOnce() {
+    org.apache.log4j.Logger.getLogger(PoCacheFileSystem.class).setLevel(org.apache.log4j.Level.INFO);
+    org.apache.hadoop.test.GenericTestUtils.LogCapturer log = org.apache.hadoop.test.GenericTestUtils.LogCapturer
+        .captureLogs(org.slf4j.LoggerFactory.getLogger(PoCacheFileSystem.class));
+    try {
+      Set<String> listed = new HashSet<>();
+      SlowSources s = new SlowSources(() -> listed);
+      for (int i = 0; i < 5; i++) {
+        s.served(A, true);
+        s.served(A, false);
+        s.served(B, false);
+        s.judging();
+      }
+      listed.add("dn-c:9866");
+      for (int i = 0; i < 5; i++) {
+        assertTrue(s.judging());
+      }
+      String out = log.getOutput();
+      assertEquals(out, 1, count(out, "a read of DataNode dn-a:9866 came late for this client (not listed"));
+      assertEquals(out, 0, count(out, "dn-b:9866"));
+      assertEquals(out, 1, count(out, "DataNode dn-c:9866 is on the Manager's straggler list (from its heartbeats)"));
+    } finally {
+      log.stopCapturing();
+    }
+  }
+
+  private static int count(String text, String what) {
+    int n = 0;
+    for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) {
+      n++;
+    }
+    return n;
+  }
+
   @Test
   public void aDataNodeLateThreeOfFourTimesIsSkippedAndProbed() {
     Set<String> listed = new HashSet<>();
