@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.commons.lang3.StringUtils;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -214,14 +215,6 @@ public class TestClientFaults {
     }
   }
 
-  private static int count(String text, String what) {
-    int n = 0;
-    for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) {
-      n++;
-    }
-    return n;
-  }
-
   private static long connectionsReceived(ManagerCluster c, String password) throws Exception {
     try (org.pocache.testkit.redis.RespClient r = new org.pocache.testkit.redis.RespClient(c.redis.host(),
         c.redis.port(), 5000)) {
@@ -285,8 +278,8 @@ public class TestClientFaults {
         }
       }
       String out = log.getOutput();
-      assertEquals(out, 1, count(out, "POCache cannot use Redis"));
-      assertEquals(out, 1, count(out, org.pocache.manager.PoCacheConfigKeys.REDIS_PASSWORD_KEY));
+      assertEquals(out, 1, StringUtils.countMatches(out, "POCache cannot use Redis"));
+      assertEquals(out, 1, StringUtils.countMatches(out, org.pocache.manager.PoCacheConfigKeys.REDIS_PASSWORD_KEY));
     }
   }
 
@@ -343,8 +336,8 @@ public class TestClientFaults {
         }
       }
       String out = log.getOutput();
-      assertEquals(out, 1, count(out, "did not answer ("));
-      assertEquals(out, 1, count(out, org.pocache.manager.PoCacheConfigKeys.MANAGER_ADDRESS_KEY));
+      assertEquals(out, 1, StringUtils.countMatches(out, "did not answer ("));
+      assertEquals(out, 1, StringUtils.countMatches(out, org.pocache.manager.PoCacheConfigKeys.MANAGER_ADDRESS_KEY));
     }
   }
 
