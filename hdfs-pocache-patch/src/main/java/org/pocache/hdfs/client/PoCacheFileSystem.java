@@ -464,6 +464,11 @@ public class PoCacheFileSystem extends DistributedFileSystem {
     return stragglerView.listed();
   }
 
+  /** Which of {@link #stragglers()} the Manager lists on clients' reads, fetched with them. */
+  Set<String> stragglersByClientReads() {
+    return stragglerView.seenSlowByClients();
+  }
+
   @Override
   public void close() throws IOException {
     ClientSummary.log(LOG, this, writeMinBlocks);

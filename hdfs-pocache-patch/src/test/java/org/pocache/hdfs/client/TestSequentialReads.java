@@ -481,6 +481,17 @@ public class TestSequentialReads {
   }
 
   /**
+   * Waits until {@code reader}'s copy of the list shows {@code slow} as the Manager lists it
+   * now: listed, and on clients' reads or not. A refresh made while {@link #list} was still
+   * confirming the listing shows it on heartbeats alone, and a read started on that copy
+   * streams what it should leave to parity until the next refresh.
+   */
+  private static void awaitListed(PoCacheFileSystem reader, String slow, boolean byClients) throws Exception {
+    GenericTestUtils.waitFor(() -> reader.stragglers().contains(slow)
+        && reader.stragglersByClientReads().contains(slow) == byClients, 20, 10_000);
+  }
+
+  /**
    * A task streams its block from a DataNode nobody has listed yet; halfway through, the
    * Manager lists it on clients' reads (as the reports of the task and of its peers' tasks
    * make it do). The rest of the block is rebuilt from parity instead of streamed from the
@@ -514,7 +525,7 @@ public class TestSequentialReads {
         }
         readExactly(in, 31, 0, SUBBLOCK, 4096);
         list(dn, dn[0], k[0]);
-        GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[0]), 20, 10_000);
+        awaitListed(reader, dn[0], k[0]);
         readExactly(in, 31, SUBBLOCK, BLOCK - SUBBLOCK, 4096);
         java.util.Map<Long, Integer> decoded = ((PoCacheInputStream) in.getWrappedStream()).decodedPerBlock();
         String what = (k[0] ? "listed on client reads" : "listed on heartbeats")
@@ -651,7 +662,7 @@ public class TestSequentialReads {
         readExactly(in, 37, BLOCK, 3 * BLOCK, 4096);
       }
       list(dn, dn[0], false);
-      GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[0]), 20, 10_000);
+      awaitListed(reader, dn[0], false);
       java.util.List<Integer> decoded = new java.util.ArrayList<>();
       for (int i = 0; i < 3; i++) {
         decoded.add(block0Decoded(reader, p, 37));
@@ -868,7 +879,7 @@ public class TestSequentialReads {
     try (PoCacheFileSystem reader = (PoCacheFileSystem) FileSystem.newInstance(fs.getUri(), patient)) {
       reader.open(p).close(); // the reader's Manager client, which keeps the list
       list(dn, dn[2], true);
-      GenericTestUtils.waitFor(() -> reader.stragglers().contains(dn[2]), 20, 10_000);
+      awaitListed(reader, dn[2], true);
       long counted = threadBytesRead(reader, () -> {
         try (FSDataInputStream in = reader.open(p)) {
           readExactly(in, 28, 0, 4 * BLOCK, 4096);
