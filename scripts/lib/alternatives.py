@@ -6,7 +6,8 @@
       the files fsck -files -blocks -locations listed: every replica of a replicated block,
       the data units (index < K) of a striped block group (K = 0: replicated)
   alternatives.py summarize ROWS STORAGE OUT WORK key=value...
-      ROWS: "layout job state mode run ms digest throughput straggler" per job run;
+      ROWS: "layout job state mode run ms digest throughput straggler factor" per job run (factor:
+      the straggler's, "-" for none);
       STORAGE: "layout user_bytes hdfs_bytes parity_bytes" per layout; WORK: the job logs
       (<log>.reads: tasks' time in read calls, <log>.jhist: the job's history)
 """
@@ -55,21 +56,30 @@ def check_keep(old_json, *meta):
     """Exit 1 (saying which) if old_json was made with other settings than meta's.
 
     meta may also name the layouts, modes, jobs and stragglers about to be measured (and the
-    modes the SQL jobs run in): a straggler's factor then needs to be the same only if runs
-    with that straggler are kept, since the runs measured now replace theirs."""
+    modes the SQL jobs run in): a straggler's factor then needs to be the same only where
+    runs of the same layout, job and straggler are kept beside the runs measured now (each
+    job's straggler may be as slow as it takes to cost that job; its modes are compared
+    with each other at one speed)."""
     want = dict(kv.split("=", 1) for kv in meta)
     have = json.load(open(old_json))
+    bad = []
     if all(k in want for k in ("layouts", "modes", "jobs", "stragglers", "sql_modes")):
         sql_modes = want["sql_modes"].split(",")
         now = {(lay, mode, job, st) for lay in want["layouts"].split(",") for mode in want["modes"].split(",")
                for job in want["jobs"].split(",") for st in want["stragglers"].split(",")
                if not (job.startswith("sql-") and mode not in sql_modes)}
-        kept = {r["straggler"] for r in have.get("runs", [])
-                if (r["layout"], r["mode"], r["job"], r["straggler"]) not in now}
-        if "net" not in kept:
-            want.pop("factor", None)
-        if "cpu" not in kept:
-            want.pop("cpu_factor", None)
+        groups = {(lay, job, st) for lay, _, job, st in now}
+        for r in have.get("runs", []):
+            st = r["straggler"]
+            if st == "none" or (r["layout"], r["mode"], r["job"], st) in now \
+                    or (r["layout"], r["job"], st) not in groups:
+                continue
+            key = "factor" if st == "net" else "cpu_factor"
+            if key in want and float(run_factor(r, have)) != float(want[key]):
+                bad.append("%s %s %s straggler, mode %s: factor %g there, %s now (measure its modes again too)"
+                           % (r["layout"], r["job"], st, r["mode"], run_factor(r, have), want[key]))
+        want.pop("factor", None)
+        want.pop("cpu_factor", None)
 
     def same(k, a, b):
         if k == "hadoop":
@@ -78,11 +88,26 @@ def check_keep(old_json, *meta):
             return float(a) == float(b)
         except (TypeError, ValueError):
             return str(a) == str(b)
-    bad = ["%s: %s there, %s now" % (k, have.get(k), want[k]) for k in KEPT_SETTINGS
-           if k in want and not same(k, have.get(k), want[k])]
-    for b in bad:
+    bad += ["%s: %s there, %s now" % (k, have.get(k), want[k]) for k in KEPT_SETTINGS
+            if k in want and not same(k, have.get(k), want[k])]
+    for b in sorted(set(bad)):
         print("alternatives: --keep: " + b, file=sys.stderr)
     sys.exit(1 if bad else 0)
+
+
+def run_factor(r, d):
+    """The factor run r's straggler was slowed by (None without one); runs recorded before
+    each run carried its own took the JSON's."""
+    if r["straggler"] == "none":
+        return None
+    if r.get("straggler_factor") is not None:
+        return r["straggler_factor"]
+    return float(d.get("factor" if r["straggler"] == "net" else "cpu_factor", 10))
+
+
+def mib_s(rate, factor):
+    """A straggler's egress in MiB/s: an unshaped DataNode counts as 800 MiB/s (cluster.sh CL_UNSHAPED_MIBS)."""
+    return (800.0 if rate in (None, "none") else float(rate)) / factor
 
 
 def summarize(rows_file, storage_file, out, work, *meta):
@@ -99,6 +124,7 @@ def summarize(rows_file, storage_file, out, work, *meta):
         runs.append({"layout": f[0], "job": f[1], "straggler": f[2], "mode": f[3], "run": int(f[4]),
                      "ms": int(f[5]), "output": f[6], "dfsio_mb_s": None if f[7] == "-" else float(f[7]),
                      "straggler_datanode": int(f[8]),
+                     "straggler_factor": None if len(f) < 10 or f[9] == "-" else float(f[9]),
                      "read_ms_per_task": statistics.median(reads) if reads else None,
                      "map_cpu_ms": hist["map"]["cpu_ms"] if hist and "map" in hist else None,
                      "commit": info.get("commit", "unknown")})
@@ -113,6 +139,8 @@ def summarize(rows_file, storage_file, out, work, *meta):
         # The layout, mode, job and straggler measured now replace theirs; the others' runs stay
         # as they were, and so does the storage of layouts not measured now.
         old = json.load(open(kept))
+        for r in old["runs"]:
+            r["straggler_factor"] = run_factor(r, old)
         now = {(r["layout"], r["mode"], r["job"], r["straggler"]) for r in runs}
         runs = [r for r in old["runs"] if (r["layout"], r["mode"], r["job"], r["straggler"]) not in now] + runs
         for layout, st in old.get("storage", {}).items():
@@ -126,6 +154,11 @@ def summarize(rows_file, storage_file, out, work, *meta):
     for (layout, job, state, mode), rs in sorted(cells.items(), key=lambda kv: (
             LAYOUTS.index(kv[0][0]), kv[0][1], kv[0][2] != "none", kv[0][2], MODES.index(kv[0][3]))):
         e = {"layout": layout, "job": job, "straggler": state, "mode": mode, "ms": stats([r["ms"] for r in rs])}
+        factors = sorted({r["straggler_factor"] for r in rs if r["straggler_factor"] is not None})
+        if factors:
+            # One factor per layout, job and straggler (check-keep sees to it).
+            e["straggler_factor"] = factors[-1]
+            e["straggler_mib_s"] = mib_s(info.get("rate"), factors[-1])
         xs = [r["read_ms_per_task"] for r in rs if r["read_ms_per_task"] is not None]
         if xs:
             e["read_ms_per_task"] = statistics.median(xs)
@@ -183,7 +216,10 @@ def summarize(rows_file, storage_file, out, work, *meta):
                 p = median(layout, job, state, "pocache")
                 slow, calm = median(layout, job, state, "stock"), median(layout, job, "none", "stock")
                 stock_slow = slow / calm if slow and calm else None
-                goal("%s, %s straggler, %s: POCache / best stock mode (%s)" % (job, state, layout, which),
+                speed = [x.get("straggler_mib_s") for x in summary
+                         if (x["layout"], x["job"], x["straggler"], x["mode"]) == (layout, job, state, "stock")]
+                at = " at %g MiB/s" % speed[0] if speed and speed[0] else ""
+                goal("%s, %s straggler%s, %s: POCache / best stock mode (%s)" % (job, state, at, layout, which),
                      p / best if p and best and stock_slow else None, limit, (stock_slow or 0) >= 1.5,
                      "the straggler cost stock %.2fx here, less than 1.5x" % (stock_slow or 0))
             best, which = best_stock("rep3", job, state)
@@ -210,9 +246,8 @@ def summarize(rows_file, storage_file, out, work, *meta):
               "cpu_factor": float(info.get("cpu_factor", 10)), "input_mib": int(info.get("input_mib", 0)),
               "block_mib": int(info.get("block_mib", 0)), "dfsio_files": int(info.get("dfsio_files", 0)),
               "repeats": int(info.get("repeats", 0)), "datanodes": int(info.get("datanodes", 0)),
-              # An unshaped DataNode counts as 800 MiB/s (cluster.sh CL_UNSHAPED_MIBS).
-              "straggler_mib_s": (800.0 if info.get("rate", "none") == "none" else float(info["rate"]))
-              / float(info.get("factor", 10)),
+              # The factor given now; each run and summary cell has the one its straggler had.
+              "straggler_mib_s": mib_s(info.get("rate"), float(info.get("factor", 10))),
               "outputs_identical": all(len(v) == 1 and not next(iter(v)).startswith("short-files")
                                        for v in outputs.values()),
               "storage": storage, "summary": summary, "goals": goals, "runs": runs}

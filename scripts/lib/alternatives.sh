@@ -415,7 +415,8 @@ ex_alternatives() {
               res=$(alt_run "$layout" "$job" "$mode" "$log" "$input" "$block" "$files")
               local ms digest tput
               read -r ms digest tput <<<"$res"
-              printf '%s %s %s %s %d %d %s %s %s\n' "$layout" "$job" "$state" "$mode" "$r" "$ms" "$digest" "$tput" "$dn" >>"$rows"
+              printf '%s %s %s %s %d %d %s %s %s %s\n' "$layout" "$job" "$state" "$mode" "$r" "$ms" "$digest" "$tput" \
+                "$dn" "$(case $state in net) echo "$factor" ;; cpu) echo "$cpu_factor" ;; *) echo - ;; esac)" >>"$rows"
               printf 'pocache: %-6s %-11s %-4s %-12s run %d: %6d ms%s\n' "$layout" "$job" "$state" "$mode" "$r" "$ms" \
                 "$([[ $tput != - ]] && echo " ($tput MB/s)")" >&2
             done

@@ -538,8 +538,10 @@ def gen_alternatives(root, name):
         if (e["layout"], e["job"], e["straggler"]) not in keys:
             keys.append((e["layout"], e["job"], e["straggler"]))
     for k in keys:
-        cells = [k[0], k[1], {"none": "none", "net": "network 1/%g" % d["factor"],
-                              "cpu": "CPU 1/%g" % d.get("cpu_factor", 10)}.get(k[2], k[2])]
+        # Each layout, job and straggler has its straggler's factor (JSONs before that: the file's).
+        f = [x.get("straggler_factor") for x in d["summary"] if (x["layout"], x["job"], x["straggler"]) == k]
+        f = f[0] if f and f[0] else d["factor"] if k[2] == "net" else d.get("cpu_factor", 10)
+        cells = [k[0], k[1], {"none": "none", "net": "network 1/%g" % f, "cpu": "CPU 1/%g" % f}.get(k[2], k[2])]
         for m in modes:
             e = [x for x in d["summary"] if (x["layout"], x["job"], x["straggler"], x["mode"]) == k + (m,)]
             if not e:

@@ -78,8 +78,31 @@ public final class AlternativesChart {
       System.err.println("AlternativesChart: " + args[1] + " has no rows with a stock run on rep1 to compare with");
       System.exit(1);
     }
-    draw(new File(args[0]), points, doc.path("factor").asDouble(10), doc.path("cpu_factor").asDouble(10));
+    draw(new File(args[0]), points, factors(doc, "net", doc.path("factor").asDouble(10)),
+        factors(doc, "cpu", doc.path("cpu_factor").asDouble(10)));
     System.out.println("wrote " + args[0]);
+  }
+
+  /**
+   * The factors a straggler of kind {@code kind} was slowed by, as "1/200" or "1/200 or 1/1200"
+   * (each job's straggler as slow as it took to cost that job); {@code fallback} for a JSON
+   * whose cells do not say.
+   */
+  static String factors(JsonNode doc, String kind, double fallback) {
+    java.util.SortedSet<Double> seen = new java.util.TreeSet<>();
+    for (JsonNode e : doc.path("summary")) {
+      if (e.path("straggler").asText().equals(kind) && e.has("straggler_factor")) {
+        seen.add(e.path("straggler_factor").asDouble());
+      }
+    }
+    if (seen.isEmpty()) {
+      seen.add(fallback);
+    }
+    StringBuilder b = new StringBuilder();
+    for (double f : seen) {
+      b.append(b.length() == 0 ? "" : " or ").append("1/").append(number(f));
+    }
+    return b.toString();
   }
 
   static List<Point> points(JsonNode doc) {
@@ -114,7 +137,7 @@ public final class AlternativesChart {
     return points;
   }
 
-  private static void draw(File png, List<Point> points, double factor, double cpuFactor) throws IOException {
+  private static void draw(File png, List<Point> points, String factor, String cpuFactor) throws IOException {
     System.setProperty("java.awt.headless", "true");
     int w = 900;
     int h = 560;
@@ -184,8 +207,8 @@ public final class AlternativesChart {
       g.drawString(MODES[i], lx + 14, ly);
       lx += 110;
     }
-    g.drawString("hollow: no straggler; dot: one DataNode's network at 1/" + number(factor)
-        + "; square: its CPU at 1/" + number(cpuFactor) + " of a core", left, ly + 14);
+    g.drawString("hollow: no straggler; dot: one DataNode's network at " + factor
+        + "; square: its CPU at " + cpuFactor + " of a core", left, ly + 14);
     g.dispose();
     ImageIO.write(img, "png", png);
   }
