@@ -6,8 +6,8 @@
       the files fsck -files -blocks -locations listed: every replica of a replicated block,
       the data units (index < K) of a striped block group (K = 0: replicated)
   alternatives.py summarize ROWS STORAGE OUT WORK key=value...
-      ROWS: "layout job state mode run ms digest throughput straggler factor" per job run (factor:
-      the straggler's, "-" for none);
+      ROWS: "layout job state mode run ms digest throughput straggler factor input" per job run
+      (factor: the straggler's, "-" for none; input: when the job's input was written);
       STORAGE: "layout user_bytes hdfs_bytes parity_bytes" per layout; WORK: the job logs
       (<log>.reads: tasks' time in read calls, <log>.jhist: the job's history)
 """
@@ -125,6 +125,7 @@ def summarize(rows_file, storage_file, out, work, *meta):
                      "ms": int(f[5]), "output": f[6], "dfsio_mb_s": None if f[7] == "-" else float(f[7]),
                      "straggler_datanode": int(f[8]),
                      "straggler_factor": None if len(f) < 10 or f[9] == "-" else float(f[9]),
+                     "input_written": None if len(f) < 11 or f[10] == "-" else int(f[10]),
                      "read_ms_per_task": statistics.median(reads) if reads else None,
                      "map_cpu_ms": hist["map"]["cpu_ms"] if hist and "map" in hist else None,
                      "commit": info.get("commit", "unknown")})
@@ -240,14 +241,20 @@ def summarize(rows_file, storage_file, out, work, *meta):
     outputs = {}
     for r in runs:
         if r["output"] != "-":
-            outputs.setdefault((r["job"], r["layout"] if r["job"] in ("sort", "terasort") else ""), set()).add(r["output"])
+            # Runs on the same input (sort's is random: written again, it sorts to another output).
+            outputs.setdefault((r["job"], r["layout"] if r["job"] in ("sort", "terasort") else "",
+                                r.get("input_written") if r["job"] == "sort" else None), set()).add(r["output"])
+    def usual(kind, given):
+        # The factor most runs with this straggler had (each summary cell has its own).
+        xs = [r["straggler_factor"] for r in runs if r["straggler"] == kind and r["straggler_factor"] is not None]
+        return max(sorted(set(xs)), key=xs.count) if xs else float(given)
+    factor = usual("net", info.get("factor", 10))
     result = {"command": "scripts/pocache experiment alternatives", "hadoop": info.get("hadoop"),
-              "rate": info.get("rate"), "factor": float(info.get("factor", 10)),
-              "cpu_factor": float(info.get("cpu_factor", 10)), "input_mib": int(info.get("input_mib", 0)),
+              "rate": info.get("rate"), "factor": factor,
+              "cpu_factor": usual("cpu", info.get("cpu_factor", 10)), "input_mib": int(info.get("input_mib", 0)),
               "block_mib": int(info.get("block_mib", 0)), "dfsio_files": int(info.get("dfsio_files", 0)),
               "repeats": int(info.get("repeats", 0)), "datanodes": int(info.get("datanodes", 0)),
-              # The factor given now; each run and summary cell has the one its straggler had.
-              "straggler_mib_s": mib_s(info.get("rate"), float(info.get("factor", 10))),
+              "straggler_mib_s": mib_s(info.get("rate"), factor),
               "outputs_identical": all(len(v) == 1 and not next(iter(v)).startswith("short-files")
                                        for v in outputs.values()),
               "storage": storage, "summary": summary, "goals": goals, "runs": runs}

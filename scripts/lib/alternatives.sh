@@ -190,6 +190,15 @@ alt_input_paths() { # layout -> the HDFS paths the layout's read jobs take as in
   done | awk '!seen[$0]++'
 }
 
+# When a layout's input for a job was written (its modification time in ms): sort's input
+# is random, written again after the cluster lost it, and only runs on the same input are
+# held to the same output.
+alt_input_stamp() { # layout job
+  local path
+  path=$(ALT_JOBS=$2 alt_input_paths "$1")
+  cl_hdfs dfs -stat %Y "$path" 2>/dev/null || echo -
+}
+
 # The DataNode (1-based) holding the most data bytes of a layout's inputs: replicas of
 # replicated blocks, data units (not parity) of striped block groups.
 alt_pick_straggler() { # layout
@@ -371,7 +380,7 @@ ex_alternatives() {
   local phases=(plain)
   [[ ,$modes, == *,slownode,* ]] && phases+=(slownode)
   local phase layout job state mode r log res kind dn storage
-  local -A straggler_of=()
+  local -A straggler_of=() input_of=()
   : >"$work/storage"
   for phase in "${phases[@]}"; do
     alt_cluster "$phase" "$line" "$datanodes" "$rate"
@@ -412,11 +421,13 @@ ex_alternatives() {
             ((r % 2 == 0)) && mapfile -t order < <(printf "%s\n" "${order[@]}" | tac)
             for mode in "${order[@]}"; do
               log="$work/$layout-$job-$state-$mode-$r.log"
+              [[ -n ${input_of[$layout-$job]:-} ]] || input_of[$layout-$job]=$(alt_input_stamp "$layout" "$job")
               res=$(alt_run "$layout" "$job" "$mode" "$log" "$input" "$block" "$files")
               local ms digest tput
               read -r ms digest tput <<<"$res"
-              printf '%s %s %s %s %d %d %s %s %s %s\n' "$layout" "$job" "$state" "$mode" "$r" "$ms" "$digest" "$tput" \
-                "$dn" "$(case $state in net) echo "$factor" ;; cpu) echo "$cpu_factor" ;; *) echo - ;; esac)" >>"$rows"
+              printf '%s %s %s %s %d %d %s %s %s %s %s\n' "$layout" "$job" "$state" "$mode" "$r" "$ms" "$digest" "$tput" \
+                "$dn" "$(case $state in net) echo "$factor" ;; cpu) echo "$cpu_factor" ;; *) echo - ;; esac)" \
+                "${input_of[$layout-$job]}" >>"$rows"
               printf 'pocache: %-6s %-11s %-4s %-12s run %d: %6d ms%s\n' "$layout" "$job" "$state" "$mode" "$r" "$ms" \
                 "$([[ $tput != - ]] && echo " ($tput MB/s)")" >&2
             done

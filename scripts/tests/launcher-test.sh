@@ -76,6 +76,9 @@ expect 1 "rs-6-3 needs at least 9 DataNodes, got --datanodes 5" "$POCACHE" exper
 expect 1 "Hadoop 3.1 has none of the slow-node features" "$POCACHE" experiment alternatives --hadoop 3.1
 expect 1 "--keep: no /nonexistent/alt.json to keep runs from" "$POCACHE" experiment alternatives --keep --json /nonexistent/alt.json
 expect 1 "was made with other settings" "$POCACHE" experiment alternatives --keep --factor 3
+# Another straggler speed for one mode of a job beside the modes kept at the old one.
+expect 1 "rs-6-3 dfsio-read net straggler, mode pocache: factor 200 there, 3 now" "$POCACHE" experiment alternatives \
+  --keep --factor 3 --input-mib 256 --block-mib 32 --repeats 3 --layouts rs-6-3 --jobs dfsio-read --modes stock
 expect 2 "give exactly one of --experiment and --trace" "$POCACHE" simulate
 expect 2 "unknown straggler detector 'sigma'" "$POCACHE" simulate --experiment exp11 --detector sigma
 
