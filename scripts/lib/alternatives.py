@@ -219,7 +219,7 @@ def summarize(rows_file, storage_file, out, work, *meta):
                 stock_slow = slow / calm if slow and calm else None
                 speed = [x.get("straggler_mib_s") for x in summary
                          if (x["layout"], x["job"], x["straggler"], x["mode"]) == (layout, job, state, "stock")]
-                at = " at %g MiB/s" % speed[0] if speed and speed[0] else ""
+                at = " at %.3g MiB/s" % speed[0] if speed and speed[0] else ""
                 goal("%s, %s straggler%s, %s: POCache / best stock mode (%s)" % (job, state, at, layout, which),
                      p / best if p and best and stock_slow else None, limit, (stock_slow or 0) >= 1.5,
                      "the straggler cost stock %.2fx here, less than 1.5x" % (stock_slow or 0))
