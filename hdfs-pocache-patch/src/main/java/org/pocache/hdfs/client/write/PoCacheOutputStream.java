@@ -354,7 +354,11 @@ final class PoCacheOutputStream extends OutputStream implements Syncable, Stream
       try {
         out.close(); // the lease and HDFS's streamer threads are let go all the same
       } catch (IOException | RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
+        if (suppressed != e) {
+          // HDFS's stream throws the error it failed on again: the same object, which a
+          // throwable cannot suppress (that would replace the caller's IOException).
+          e.addSuppressed(suppressed);
+        }
       }
       giveUp("the HDFS write failed: " + e);
       throw e;
