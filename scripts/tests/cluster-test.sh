@@ -229,6 +229,13 @@ if "$POCACHE" cluster up --ha --datanodes 3 --yarn off >"$tmp/ha-up.log" 2>&1; t
   [[ "$out" == *"CACHED "*" /ha" ]] && ok "HA: the write was cached by the active NameNode's Manager" \
     || fail "HA: /ha not cached on write: $out"
   if "$POCACHE" cluster failover >/dev/null 2>&1; then
+    # The new active Manager serves once it has rebuilt its index from Redis (until then it
+    # refuses, and a read goes to HDFS alone): wait for that, up to 60 s, before the read.
+    for ((i = 0; i < 60; i++)); do
+      out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
+      [[ "$out" =~ Files\ cached:\ +1[^0-9] ]] && break
+      sleep 1
+    done
     "$POCACHE" cluster hdfs dfs -cat /ha >"$tmp/back" 2>/dev/null
     cmp -s "$tmp/data" "$tmp/back" && ok "HA: exact bytes after the failover" || fail "HA: other bytes after the failover"
     out=$("$POCACHE" cluster jar "$jar" -report 2>&1)
